@@ -1,0 +1,108 @@
+"""Properties of the pure Lexicon: membership, prefixes and letter-by-letter traversal."""
+
+import string
+
+from hypothesis import given, settings, strategies as st
+
+from lexicon.core import Lexicon
+
+words_strategy = st.lists(st.text(alphabet="abcdez", min_size=1, max_size=8), max_size=60)
+
+
+def spelled(lex, node=None, prefix=""):
+    """Every word reachable from node through children(), in traversal order."""
+    node = lex.root if node is None else node
+    found = [prefix] if lex.is_word(node) else []
+    for letter, target in lex.children(node):
+        found.extend(spelled(lex, target, prefix + letter))
+    return found
+
+
+def test_small_example():
+    """The design's example answers membership, prefix and length questions."""
+    lex = Lexicon.from_words(["cat", "cats", "at"])
+    assert "cat" in lex and "cats" in lex and "at" in lex
+    assert "ca" not in lex and "dog" not in lex and "" not in lex
+    assert lex.has_prefix("ca") and lex.has_prefix("cats") and not lex.has_prefix("cb")
+    assert len(lex) == 3
+    assert list(lex) == ["at", "cat", "cats"]
+
+
+def test_traversal_of_example():
+    """child/children/is_word walk the words letter by letter."""
+    lex = Lexicon.from_words(["cat", "cats", "at"])
+    assert [letter for letter, _ in lex.children(lex.root)] == ["a", "c"]
+    c = lex.child(lex.root, "c")
+    ca = lex.child(c, "a")
+    cat = lex.child(ca, "t")
+    assert not lex.is_word(c) and not lex.is_word(ca) and lex.is_word(cat)
+    assert lex.is_word(lex.child(cat, "s"))
+    assert lex.child(cat, "x") is None
+    assert lex.child(lex.root, "b") is None
+    assert lex.walk(lex.root, "cat") == cat
+    assert lex.walk(lex.root, "cab") is None
+    assert lex.letters(cat) == "s"
+    assert isinstance(lex.is_word(cat), bool)
+
+
+def test_empty_lexicon():
+    """An empty lexicon holds nothing, not even the empty prefix."""
+    lex = Lexicon.from_words([])
+    assert len(lex) == 0 and list(lex) == [] and "a" not in lex
+    assert not lex.has_prefix("") and lex.children(lex.root) == ()
+    assert lex.child(lex.root, "a") is None and not lex.is_word(lex.root)
+
+
+def test_duplicates_and_generators_are_accepted():
+    """Duplicates count once; any iterable works."""
+    lex = Lexicon.from_words(w for w in ["ab", "ab", "b"])
+    assert len(lex) == 2 and list(lex) == ["ab", "b"]
+
+
+def test_non_letters_are_not_children():
+    """Letters outside the lexicon's alphabet lead nowhere."""
+    lex = Lexicon.from_words(["ab"])
+    for letter in string.ascii_uppercase + "-' ":
+        assert lex.child(lex.root, letter) is None
+
+
+@given(words_strategy, st.text(alphabet="abcdez", max_size=9))
+def test_membership_equals_source_set(words, probe):
+    """A word is in the lexicon exactly when it was in the source."""
+    lex = Lexicon.from_words(words)
+    assert (probe in lex) == (probe in set(words) and probe != "")
+    for word in words:
+        assert word in lex
+
+
+@given(words_strategy, st.text(alphabet="abcdez", max_size=9))
+def test_has_prefix_equals_some_word_starts_with(words, prefix):
+    """has_prefix(p) is true exactly when some word starts with p."""
+    lex = Lexicon.from_words(words)
+    assert lex.has_prefix(prefix) == any(w.startswith(prefix) for w in words)
+
+
+@given(words_strategy)
+def test_traversal_yields_exactly_the_words(words):
+    """Walking children() from the root spells each word once, in sorted order."""
+    lex = Lexicon.from_words(words)
+    assert spelled(lex) == sorted(set(words))
+    assert list(lex) == sorted(set(words))
+    assert len(lex) == len(set(words))
+
+
+@settings(max_examples=50)
+@given(words_strategy)
+def test_children_agree_with_child(words):
+    """children(node) lists exactly the letters for which child(node, letter) exists."""
+    lex = Lexicon.from_words(words)
+    stack = [lex.root]
+    while stack:
+        node = stack.pop()
+        pairs = lex.children(node)
+        assert [l for l, _ in pairs] == sorted(l for l, _ in pairs)
+        assert "".join(l for l, _ in pairs) == lex.letters(node)
+        for letter in "abcdefz":
+            expected = dict(pairs).get(letter)
+            assert lex.child(node, letter) == expected
+        stack.extend(t for _, t in pairs)
