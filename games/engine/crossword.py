@@ -523,3 +523,19 @@ def offered_squares(board: Board, pending: Iterable[Sequence]) -> frozenset[tupl
         col = next(iter(cols))
         squares.update((r, col) for r in range(SIZE))
     return frozenset(s for s in squares if free(*s))
+
+
+# -- the game state machine lives in crossword_game; its names are served from here too.
+
+_GAME_NAMES = frozenset({
+    "Game", "Move", "TurnRecord", "new_game", "replay", "first_player",
+    "PLACE", "SWAP", "PASS", "RESIGN", "FORFEIT", "WENT_OUT", "STREAK", "LAST_SEAT",
+})
+
+
+def __getattr__(name: str):
+    # Imported lazily because crossword_game itself imports this module.
+    if name in _GAME_NAMES:
+        from games.engine import crossword_game
+        return getattr(crossword_game, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,331 @@
+"""The crossword game as a pure state machine (RULES §3 Word Grid, §4 Wordgame).
+
+A ``Game`` is an immutable value. It is a pure function of its variant, player count,
+seed, series game number, lexicon and the moves applied so far, so a stored game can be
+rebuilt with ``replay`` and compared with ``==``. Nothing here reads a clock or the
+global random generator: every shuffle uses ``random.Random`` seeded from the game's
+seed and the number of moves played.
+
+API (also importable from ``games.engine.crossword``)::
+
+    game = new_game(WORD_GRID, players=2, seed="table-42", lexicon=lex, game_number=1)
+    game.to_move                # seat (0-based) whose turn it is
+    game.racks[seat]            # rack as a sorted str, "?" for a blank
+    game.bag                    # tiles left, in draw order (don't show it to players)
+    game.scores[seat]; game.board; game.is_over; game.turns (TurnRecord per move)
+
+    game = game.apply(Move.place(seat, [(7, 7, "c", False), (7, 8, "a", False)]))
+    game = game.apply(Move.swap(seat, "qv?"))     # tiles from the rack, "?" = blank
+    game = game.apply(Move.pass_(seat))
+    game = game.apply(Move.resign(seat))          # any seat, at any time
+    game = game.apply(Move.forfeit(seat))         # the seat to move missed its deadline
+    # a refused move raises crossword.IllegalPlay with a player-facing .reason
+
+    game.unseen(seat)           # sorted str of tiles that seat cannot see (bag + other racks)
+    game.standings()            # ((seat, final score, place), ...) best first
+    game.winners()              # seats sharing first place (more than one: a draw)
+    replay(WORD_GRID, 2, "table-42", moves, lex) == game
+    first_player(variant, players, game_number, seed)
+
+Seats are 0-based. A seat that resigns or forfeits finishes last (later leavers above
+earlier ones); its tiles go back to the bag and the game goes on while two or more
+seats remain. End of game (RULES §3, §4): the bag is empty and a seat has played its last
+tile (that seat gains everyone else's remaining tile values, each of whom loses theirs),
+or the variant's streak of scoreless turns (Word Grid: 2 × seats in play) or passes
+(Wordgame: 3) is reached (everyone loses their remaining tile values). Wordgame deals
+again if the first two moves are both passes.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field, replace
+from typing import Iterable, Sequence
+
+from games.engine.crossword import Board, IllegalPlay, Play, Variant, evaluate
+
+PLACE, SWAP, PASS, RESIGN, FORFEIT = "place", "swap", "pass", "resign", "forfeit"
+
+# Why a game ended (Game.end_reason).
+WENT_OUT = "went out"
+STREAK = "scoreless turns"
+LAST_SEAT = "one player left"
+
+
+@dataclass(frozen=True)
+class Move:
+    """One action of one seat: place tiles, swap tiles, pass, resign or forfeit."""
+
+    kind: str
+    seat: int
+    placement: tuple[tuple[int, int, str, bool], ...] = ()
+    tiles: str = ""  # swap: the rack tiles given back
+
+    @classmethod
+    def place(cls, seat: int, placement: Iterable[Sequence]) -> "Move":
+        return cls(PLACE, seat, tuple(
+            (int(r), int(c), str(letter).lower(), bool(blank)) for r, c, letter, blank in placement))
+
+    @classmethod
+    def swap(cls, seat: int, tiles: str) -> "Move":
+        return cls(SWAP, seat, tiles="".join(sorted(tiles.lower())))
+
+    @classmethod
+    def pass_(cls, seat: int) -> "Move":
+        return cls(PASS, seat)
+
+    @classmethod
+    def resign(cls, seat: int) -> "Move":
+        return cls(RESIGN, seat)
+
+    @classmethod
+    def forfeit(cls, seat: int) -> "Move":
+        return cls(FORFEIT, seat)
+
+
+@dataclass(frozen=True)
+class TurnRecord:
+    """What a move did: points gained, the play (for a placement) and tiles drawn."""
+
+    move: Move
+    score: int
+    play: Play | None = None
+    drawn: int = 0
+    redeal: bool = False
+
+
+def first_player(variant: Variant, players: int, game_number: int, seed) -> int:
+    """Seat that opens game ``game_number`` (1-based) of a series.
+
+    Word Grid rotates (seat 0 opens game 1, seat 1 game 2, ...); Wordgame draws, here
+    from the game's seed.
+    """
+    if variant.first_player == "rotate":
+        return (game_number - 1) % players
+    return random.Random(f"{seed}/first-player").randrange(players)
+
+
+def _shuffled(tiles: Iterable[str], seed, salt) -> tuple[str, ...]:
+    tiles = sorted(tiles)
+    random.Random(f"{seed}/{salt}").shuffle(tiles)
+    return tuple(tiles)
+
+
+def _rack_value(variant: Variant, rack: str) -> int:
+    return sum(variant.letter_values[t] for t in rack)
+
+
+def _take(rack: str, tiles: Iterable[str]) -> str | None:
+    """The rack without ``tiles``, or None if the rack does not hold them."""
+    remaining = list(rack)
+    for tile in tiles:
+        if tile not in remaining:
+            return None
+        remaining.remove(tile)
+    return "".join(remaining)
+
+
+@dataclass(frozen=True)
+class Game:
+    """An immutable snapshot of a crossword game; ``apply`` returns the next one."""
+
+    variant: Variant
+    players: int
+    seed: object
+    game_number: int
+    board: Board
+    racks: tuple[str, ...]
+    bag: tuple[str, ...]
+    scores: tuple[int, ...]
+    to_move: int
+    in_play: tuple[bool, ...]            # False once a seat resigned or forfeited
+    left_order: tuple[int, ...] = ()     # seats that resigned or forfeited, in order
+    streak: int = 0                      # consecutive scoreless turns (or passes)
+    turns: tuple[TurnRecord, ...] = ()
+    is_over: bool = False
+    end_reason: str | None = None
+    went_out: int | None = None
+    adjustments: tuple[int, ...] = ()    # end-of-game changes already in ``scores``
+    lexicon: object = field(default=None, compare=False, repr=False)
+
+    # -- reading -------------------------------------------------------------------
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        return tuple(t.move for t in self.turns)
+
+    def unseen(self, seat: int) -> str:
+        """Tiles ``seat`` cannot see: the bag and the other seats' racks, sorted."""
+        tiles = list(self.bag)
+        for other, rack in enumerate(self.racks):
+            if other != seat:
+                tiles.extend(rack)
+        return "".join(sorted(tiles))
+
+    def standings(self) -> tuple[tuple[int, int, int], ...]:
+        """((seat, score, place), ...) best first; equal scores share a place.
+
+        Seats still in play rank by score; seats that left rank below them, the latest
+        to leave highest.
+        """
+        staying = sorted((s for s in range(self.players) if self.in_play[s]),
+                         key=lambda s: -self.scores[s])
+        order = staying + list(reversed(self.left_order))
+        result = []
+        for index, seat in enumerate(order):
+            if (index and self.in_play[seat] and self.in_play[order[index - 1]]
+                    and self.scores[seat] == self.scores[order[index - 1]]):
+                place = result[-1][2]
+            else:
+                place = index + 1
+            result.append((seat, self.scores[seat], place))
+        return tuple(result)
+
+    def winners(self) -> tuple[int, ...]:
+        """Seats in first place; two or more means a draw."""
+        return tuple(seat for seat, _, place in self.standings() if place == 1)
+
+    # -- moving --------------------------------------------------------------------
+
+    def apply(self, move: Move) -> "Game":
+        """Return the game after ``move``; raise IllegalPlay if the move is refused."""
+        if self.is_over:
+            raise IllegalPlay("the game is over")
+        if not 0 <= move.seat < self.players or not self.in_play[move.seat]:
+            raise IllegalPlay("that seat is not in the game")
+        if move.kind in (RESIGN, FORFEIT):
+            return self._leave(move)
+        if move.seat != self.to_move:
+            raise IllegalPlay("not your turn")
+        if move.kind == PLACE:
+            return self._place(move)
+        if move.kind == SWAP:
+            return self._swap(move)
+        if move.kind == PASS:
+            return self._after_turn(move, 0, None, self.racks, self.bag, drawn=0)
+        raise IllegalPlay(f"unknown move: {move.kind}")
+
+    def _place(self, move: Move) -> "Game":
+        rack = self.racks[move.seat]
+        needed = ["?" if blank else letter for _, _, letter, blank in move.placement]
+        remaining = _take(rack, needed)
+        if remaining is None:
+            raise IllegalPlay("those tiles are not on your rack")
+        play = evaluate(self.board, move.placement, self.variant, self.lexicon)
+        drawn = min(self.variant.rack_size - len(remaining), len(self.bag))
+        new_rack = "".join(sorted(remaining + "".join(self.bag[:drawn])))
+        racks = _replace_at(self.racks, move.seat, new_rack)
+        game = replace(self, board=self.board.with_tiles(play.placement))
+        return game._after_turn(move, play.score, play, racks, self.bag[drawn:], drawn)
+
+    def _swap(self, move: Move) -> "Game":
+        if not move.tiles:
+            raise IllegalPlay("choose the tiles to swap")
+        if len(move.tiles) > len(self.bag):
+            raise IllegalPlay(f"the bag holds only {len(self.bag)} tiles")
+        remaining = _take(self.racks[move.seat], move.tiles)
+        if remaining is None:
+            raise IllegalPlay("those tiles are not on your rack")
+        bag = _shuffled(self.bag + tuple(move.tiles), self.seed, len(self.turns))
+        count = len(move.tiles)
+        racks = _replace_at(self.racks, move.seat, "".join(sorted(remaining + "".join(bag[:count]))))
+        return self._after_turn(move, 0, None, racks, bag[count:], drawn=count)
+
+    def _after_turn(self, move, score, play, racks, bag, drawn) -> "Game":
+        variant = self.variant
+        scores = _replace_at(self.scores, move.seat, self.scores[move.seat] + score)
+        if variant.end_streak_kind == "pass":
+            counts = move.kind == PASS
+        else:
+            counts = score == 0
+        streak = self.streak + 1 if counts else 0
+        record = TurnRecord(move, score, play, drawn)
+        game = replace(self, racks=racks, bag=bag, scores=scores, streak=streak,
+                       turns=self.turns + (record,))
+        if (variant.redeal_after_opening_passes and len(game.turns) == 2
+                and all(t.move.kind == PASS for t in game.turns)):
+            game = game._redeal()
+        if move.kind == PLACE and not racks[move.seat] and not bag:
+            return game._finish(WENT_OUT, move.seat)
+        seats_in_play = sum(game.in_play)
+        if game.streak >= variant.end_streak_length(seats_in_play):
+            return game._finish(STREAK, None)
+        return replace(game, to_move=game._next_seat(move.seat))
+
+    def _redeal(self) -> "Game":
+        """Wordgame: both racks go back, the bag is shuffled and both draw again."""
+        tiles = self.bag + tuple("".join(self.racks))
+        bag = _shuffled(tiles, self.seed, f"redeal/{len(self.turns)}")
+        racks = []
+        for seat in range(self.players):
+            size = self.variant.rack_size if self.in_play[seat] else 0
+            racks.append("".join(sorted(bag[:size])))
+            bag = bag[size:]
+        last = replace(self.turns[-1], redeal=True)
+        return replace(self, racks=tuple(racks), bag=bag, streak=0,
+                       turns=self.turns[:-1] + (last,))
+
+    def _leave(self, move: Move) -> "Game":
+        seat = move.seat
+        bag = self.bag
+        if self.racks[seat]:
+            bag = _shuffled(bag + tuple(self.racks[seat]), self.seed, len(self.turns))
+        in_play = _replace_at(self.in_play, seat, False)
+        game = replace(
+            self, racks=_replace_at(self.racks, seat, ""), bag=bag, in_play=in_play,
+            left_order=self.left_order + (seat,),
+            turns=self.turns + (TurnRecord(move, 0),))
+        if sum(in_play) < 2:
+            return replace(game, is_over=True, end_reason=LAST_SEAT,
+                           adjustments=(0,) * self.players)
+        if self.to_move == seat:
+            game = replace(game, to_move=game._next_seat(seat))
+        return game
+
+    def _next_seat(self, seat: int) -> int:
+        for step in range(1, self.players + 1):
+            candidate = (seat + step) % self.players
+            if self.in_play[candidate]:
+                return candidate
+        return seat
+
+    def _finish(self, reason: str, went_out: int | None) -> "Game":
+        """End-of-game adjustments: remaining tiles count against their holders."""
+        values = [_rack_value(self.variant, rack) if self.in_play[s] else 0
+                  for s, rack in enumerate(self.racks)]
+        adjustments = [-v for v in values]
+        if went_out is not None:
+            adjustments[went_out] = sum(values)
+        scores = tuple(s + a for s, a in zip(self.scores, adjustments))
+        return replace(self, scores=scores, is_over=True, end_reason=reason,
+                       went_out=went_out, adjustments=tuple(adjustments))
+
+
+def _replace_at(values: tuple, index: int, value) -> tuple:
+    return values[:index] + (value,) + values[index + 1:]
+
+
+def new_game(variant: Variant, players: int, seed, lexicon, game_number: int = 1) -> Game:
+    """A fresh game: the bag shuffled from ``seed``, racks dealt in seat order."""
+    if not variant.min_players <= players <= variant.max_players:
+        raise ValueError(
+            f"{variant.name} takes {variant.min_players}–{variant.max_players} players")
+    bag = _shuffled(variant.bag, seed, "bag")
+    racks = []
+    for _ in range(players):
+        racks.append("".join(sorted(bag[:variant.rack_size])))
+        bag = bag[variant.rack_size:]
+    return Game(
+        variant=variant, players=players, seed=seed, game_number=game_number,
+        board=Board.empty(), racks=tuple(racks), bag=bag, scores=(0,) * players,
+        to_move=first_player(variant, players, game_number, seed),
+        in_play=(True,) * players, lexicon=lexicon)
+
+
+def replay(variant: Variant, players: int, seed, moves: Iterable[Move], lexicon,
+           game_number: int = 1) -> Game:
+    """Rebuild a game from its seed and moves (raises IllegalPlay on a bad move)."""
+    game = new_game(variant, players, seed, lexicon, game_number)
+    for move in moves:
+        game = game.apply(move)
+    return game
