@@ -2,9 +2,11 @@
 
 import string
 
+import pytest
+
 from hypothesis import given, settings, strategies as st
 
-from lexicon.core import Lexicon
+from lexicon.core import Lexicon, LexiconFormatError
 
 words_strategy = st.lists(st.text(alphabet="abcdez", min_size=1, max_size=8), max_size=60)
 
@@ -106,3 +108,58 @@ def test_children_agree_with_child(words):
             expected = dict(pairs).get(letter)
             assert lex.child(node, letter) == expected
         stack.extend(t for _, t in pairs)
+
+
+@given(words_strategy)
+def test_precompiled_form_round_trips(words):
+    """from_bytes(to_bytes()) gives a lexicon with the same words and traversal."""
+    lex = Lexicon.from_words(words)
+    again = Lexicon.from_bytes(lex.to_bytes())
+    assert list(again) == list(lex) and len(again) == len(lex)
+    assert spelled(again) == spelled(lex)
+
+
+def test_pickle_round_trips():
+    """A lexicon survives pickling (it travels as its precompiled form)."""
+    import pickle
+
+    lex = Lexicon.from_words(["cat", "cats", "at"])
+    assert list(pickle.loads(pickle.dumps(lex))) == ["at", "cat", "cats"]
+
+
+@pytest.mark.parametrize("data", [b"", b"garbage", b"WGLEX\x00\x01\x00" + b"\x00" * 20])
+def test_malformed_bytes_are_refused(data):
+    """Bytes that are not a precompiled lexicon raise LexiconFormatError."""
+    with pytest.raises(LexiconFormatError):
+        Lexicon.from_bytes(data)
+
+
+def test_truncated_bytes_are_refused():
+    """A precompiled lexicon cut short is refused, not half loaded."""
+    data = Lexicon.from_words(["cat", "dog"]).to_bytes()
+    with pytest.raises(LexiconFormatError):
+        Lexicon.from_bytes(data[:-1])
+
+
+def test_children_are_cached_and_stable():
+    """children() returns equal tuples on every call, also after the cache is emptied."""
+    lex = Lexicon.from_words(["ab", "ac", "b"])
+    first = lex.children(lex.root)
+    assert lex.children(lex.root) is first
+    assert lex.children(lex.child(lex.root, "a")) == (("b", lex.child(lex.child(lex.root, "a"), "b")),
+                                                       ("c", lex.child(lex.child(lex.root, "a"), "c")))
+
+
+def test_walk_follows_multi_letter_faces():
+    """walk() follows "qu" as two letters; child() is for one letter only."""
+    lex = Lexicon.from_words(["quit", "quiz"])
+    qu = lex.walk(lex.root, "qu")
+    assert qu == lex.child(lex.child(lex.root, "q"), "u")
+    assert lex.letters(lex.child(qu, "i")) == "tz"
+    assert lex.walk(None, "a") is None and lex.walk(lex.root, "") == lex.root
+
+
+def test_non_ascii_words_are_refused():
+    """Words must be ASCII so that each edge is one byte in the precompiled form."""
+    with pytest.raises(ValueError):
+        Lexicon.from_words(["café"])
