@@ -25,6 +25,7 @@ re-exported here: ``new_game``, ``Game``, ``Move`` and friends.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
@@ -176,11 +177,18 @@ def premium_table(variant: Variant) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return tuple(letter), tuple(word)
 
 
+def multiplier_combiner(variant: Variant):
+    """The function folding a new word square's multiplier into a word's multiplier.
+
+    Word Grid multiplies them (two 2W -> ×4); Wordgame keeps the highest (3W with 2W
+    -> ×3). ``evaluate`` and ``movegen`` both score through this.
+    """
+    return operator.mul if variant.word_multipliers == "product" else max
+
+
 def combine_multipliers(variant: Variant, current: int, new: int) -> int:
     """Fold one newly covered word square's multiplier into a word's multiplier."""
-    if variant.word_multipliers == "product":
-        return current * new
-    return current if current >= new else new
+    return multiplier_combiner(variant)(current, new)
 
 
 def play_total(variant: Variant, main_points: int, cross_points: int, tiles_placed: int) -> int:
