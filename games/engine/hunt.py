@@ -1,0 +1,450 @@
+"""Word hunts: boards, paths, scoring and the solver (RULES.md §1 Word Rampage, §2 Classic).
+
+A board is a square grid of faces; a face is one letter, or ``"qu"`` for the Qu cube of
+Classic hunt, which spells two letters on one tile. A path is a tuple of ``(row, col)``
+squares, each a neighbour (8 directions) of the one before, no square twice. Rampage
+boards carry bonus tiles (``2L 3L 2W 3W``); Classic boards carry none.
+
+Everything here is pure: generation takes a seed, and values are immutable.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from types import MappingProxyType
+from typing import Protocol
+
+from games.engine.tiles import CLASSIC_DICE, LETTER_VALUES, QU, RAMPAGE_BAG
+
+Square = tuple[int, int]
+Path = tuple[Square, ...]
+
+LETTER_BONUSES = MappingProxyType({"2L": 2, "3L": 3})
+WORD_BONUSES = MappingProxyType({"2W": 2, "3W": 3})
+BONUSES = frozenset(LETTER_BONUSES) | frozenset(WORD_BONUSES)
+
+# RULES §2: points of a remaining word by its length in letters (Qu counts as two).
+CLASSIC_POINTS = MappingProxyType({3: 1, 4: 1, 5: 2, 6: 3, 7: 5})
+CLASSIC_POINTS_LONG = 11  # eight letters or more
+
+MIN_WORDS = 30  # RULES §1/§2: a generated board holding fewer words is redrawn
+MAX_DRAWS = 1000  # a lexicon that never reaches MIN_WORDS is an error, not a hang
+
+
+class Lexicon(Protocol):
+    """The traversal part of ``lexicon.core.Lexicon`` that the solver walks."""
+
+    root: object
+
+    def child(self, node: object, letter: str) -> object | None: ...
+
+    def is_word(self, node: object) -> bool: ...
+
+    def __contains__(self, word: object) -> bool: ...
+
+
+# --------------------------------------------------------------------------- rules
+
+
+@dataclass(frozen=True)
+class HuntRules:
+    """The fixed settings of one kind of hunt board, as data."""
+
+    game: str  # "rampage" or "classic"
+    size: int
+    min_length: int  # in letters; the Qu cube counts as two
+    round_seconds: int  # default round length
+    has_bonuses: bool
+
+
+RAMPAGE = HuntRules(game="rampage", size=4, min_length=2, round_seconds=120, has_bonuses=True)
+CLASSIC_4 = HuntRules(game="classic", size=4, min_length=3, round_seconds=180, has_bonuses=False)
+CLASSIC_5 = HuntRules(game="classic", size=5, min_length=4, round_seconds=300, has_bonuses=False)
+CLASSIC = MappingProxyType({4: CLASSIC_4, 5: CLASSIC_5})
+
+# RULES §1: round length is a table setting of 1–5 minutes.
+RAMPAGE_ROUND_SECONDS = (60, 120, 180, 240, 300)
+
+
+def rules_for(game: str, size: int = 4) -> HuntRules:
+    """The rules of ``game`` ("rampage" or "classic") on a ``size`` × ``size`` grid."""
+    if game == "rampage" and size == 4:
+        return RAMPAGE
+    if game == "classic" and size in CLASSIC:
+        return CLASSIC[size]
+    raise ValueError(f"no {game} hunt on a {size}×{size} grid")
+
+
+# --------------------------------------------------------------------------- board
+
+
+def _face_value(face: str) -> int:
+    return sum(LETTER_VALUES[letter] for letter in face)
+
+
+@dataclass(frozen=True, eq=False)
+class Board:
+    """A square hunt grid: ``faces[row][col]`` and ``bonuses[(row, col)]``.
+
+    Built from any nested sequence of faces (lists are fine); faces are stored as a
+    tuple of tuples and the bonus map is read-only.
+    """
+
+    faces: tuple[tuple[str, ...], ...]
+    bonuses: Mapping[Square, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        faces = tuple(tuple(str(face).lower() for face in row) for row in self.faces)
+        size = len(faces)
+        if size == 0 or any(len(row) != size for row in faces):
+            raise ValueError("a hunt board is a non-empty square grid")
+        for row in faces:
+            for face in row:
+                if not (face == QU or (len(face) == 1 and "a" <= face <= "z")):
+                    raise ValueError(f"not a hunt face: {face!r}")
+        bonuses = {}
+        for square, bonus in dict(self.bonuses).items():
+            row, col = square
+            if not (0 <= row < size and 0 <= col < size):
+                raise ValueError(f"bonus off the board at {square}")
+            if bonus not in BONUSES:
+                raise ValueError(f"not a bonus: {bonus!r}")
+            bonuses[(row, col)] = bonus
+        object.__setattr__(self, "faces", faces)
+        object.__setattr__(self, "bonuses", MappingProxyType(dict(sorted(bonuses.items()))))
+
+    @property
+    def size(self) -> int:
+        """Number of rows (and of columns)."""
+        return len(self.faces)
+
+    def face(self, square: Square) -> str:
+        """The face showing on ``square``."""
+        row, col = square
+        return self.faces[row][col]
+
+    def squares(self) -> Iterator[Square]:
+        """Every square, row by row."""
+        return ((row, col) for row in range(self.size) for col in range(self.size))
+
+    def on_board(self, square: object) -> bool:
+        """True if ``square`` is a ``(row, col)`` pair of ints inside the grid."""
+        return (
+            isinstance(square, tuple)
+            and len(square) == 2
+            and all(type(n) is int for n in square)
+            and 0 <= square[0] < self.size
+            and 0 <= square[1] < self.size
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Board):
+            return NotImplemented
+        return self.faces == other.faces and dict(self.bonuses) == dict(other.bonuses)
+
+    def __hash__(self) -> int:
+        return hash((self.faces, tuple(self.bonuses.items())))
+
+    def __repr__(self) -> str:
+        return f"Board.from_text({self.to_text()!r})"
+
+    # Flat views for the solver: square i is (i // size, i % size).
+
+    @cached_property
+    def _flat_faces(self) -> tuple[str, ...]:
+        return tuple(face for row in self.faces for face in row)
+
+    @cached_property
+    def _neighbours(self) -> tuple[tuple[int, ...], ...]:
+        size = self.size
+        result = []
+        for row, col in self.squares():
+            result.append(
+                tuple(
+                    r * size + c
+                    for r in range(row - 1, row + 2)
+                    for c in range(col - 1, col + 2)
+                    if (r, c) != (row, col) and 0 <= r < size and 0 <= c < size
+                )
+            )
+        return tuple(result)
+
+    # Serialisation --------------------------------------------------------------
+
+    def to_text(self) -> str:
+        """Compact text: rows joined by ``/``, Qu as ``Q``, then ``|`` and bonuses.
+
+        >>> Board([["c", "a"], ["qu", "t"]], bonuses={(0, 0): "3L"}).to_text()
+        'ca/Qt|0:3L'
+
+        A bonus is written ``<index>:<kind>`` with the square's row-major index.
+        """
+        rows = "/".join("".join("Q" if face == QU else face for face in row) for row in self.faces)
+        if not self.bonuses:
+            return rows
+        marks = ",".join(f"{row * self.size + col}:{kind}" for (row, col), kind in self.bonuses.items())
+        return f"{rows}|{marks}"
+
+    @classmethod
+    def from_text(cls, text: str) -> Board:
+        """Rebuild a board from :meth:`to_text`; raise ``ValueError`` on bad text."""
+        rows_text, _, marks = text.partition("|")
+        faces = [[QU if ch == "Q" else ch for ch in row] for row in rows_text.split("/")]
+        size = len(faces)
+        bonuses = {}
+        if marks:
+            for mark in marks.split(","):
+                index, _, kind = mark.partition(":")
+                if not index.isdigit() or not 0 <= int(index) < size * size:
+                    raise ValueError(f"bad bonus mark {mark!r}")
+                bonuses[divmod(int(index), size)] = kind
+        return cls(faces, bonuses=bonuses)
+
+
+# --------------------------------------------------------------------------- paths
+
+
+def are_adjacent(a: Square, b: Square) -> bool:
+    """True if two different squares touch horizontally, vertically or diagonally."""
+    return a != b and abs(a[0] - b[0]) <= 1 and abs(a[1] - b[1]) <= 1
+
+
+def path_problem(board: Board, path: object) -> str | None:
+    """Why ``path`` is not a legal path on ``board``, or None if it is.
+
+    Accepts untrusted input (e.g. a decoded websocket message) and never raises.
+    """
+    if not isinstance(path, tuple) or not path:
+        return "the path is empty"
+    if len(path) > board.size * board.size:
+        return "the path is longer than the board"
+    for square in path:
+        if not board.on_board(square):
+            return "the path leaves the board"
+    if len(set(path)) != len(path):
+        return "the path uses a tile twice"
+    for a, b in zip(path, path[1:]):
+        if not are_adjacent(a, b):
+            return "the path jumps between tiles that do not touch"
+    return None
+
+
+def spell(board: Board, path: Iterable[Square]) -> str:
+    """The word a path spells (a Qu face gives two letters)."""
+    return "".join(board.face(square) for square in path)
+
+
+def _paths(board: Board, word: str) -> Iterator[Path]:
+    """Every legal path spelling ``word``, in row-major depth-first order."""
+    faces = board._flat_faces
+    neighbours = board._neighbours
+    size = board.size
+
+    def extend(at: int, used: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        if at == len(word):
+            yield used
+            return
+        for nxt in neighbours[used[-1]]:
+            face = faces[nxt]
+            if nxt not in used and word.startswith(face, at):
+                yield from extend(at + len(face), used + (nxt,))
+
+    for start, face in enumerate(faces):
+        if word and word.startswith(face):
+            for flat in extend(len(face), (start,)):
+                yield tuple(divmod(i, size) for i in flat)
+
+
+def find_path(board: Board, word: str) -> Path | None:
+    """A legal path spelling ``word``, or None if the board has none.
+
+    When several paths spell the word, the one scoring most under Rampage scoring is
+    chosen (first in row-major order among equals), so a typed word is never worth
+    less than the best drag for it.
+    """
+    word = word.lower()
+    best: Path | None = None
+    best_score = -1
+    for path in _paths(board, word):
+        if not board.bonuses:
+            return path
+        score = score_rampage(board, path)
+        if score > best_score:
+            best, best_score = path, score
+    return best
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+def score_rampage(board: Board, path: Iterable[Square]) -> int:
+    """Rampage points of a path (RULES §1).
+
+    Letter values, each times its tile's letter bonus, summed; then times the word
+    bonus of every word-bonus tile the path covers.
+    """
+    total = 0
+    multiplier = 1
+    for square in path:
+        bonus = board.bonuses.get(square)
+        value = _face_value(board.face(square))
+        total += value * LETTER_BONUSES.get(bonus, 1)
+        multiplier *= WORD_BONUSES.get(bonus, 1)
+    return total * multiplier
+
+
+def bonuses_used(board: Board, path: Iterable[Square]) -> tuple[str, ...]:
+    """The bonuses (``2L 3L 2W 3W``) a path covers, in path order."""
+    return tuple(board.bonuses[square] for square in path if square in board.bonuses)
+
+
+def classic_points(word: str) -> int:
+    """Classic hunt points of a remaining word by its length (RULES §2).
+
+    Length counts letters, so ``"quit"`` (spelled with the Qu cube) is four letters.
+    Words shorter than three letters score 0.
+    """
+    length = len(word)
+    if length >= 8:
+        return CLASSIC_POINTS_LONG
+    return CLASSIC_POINTS.get(length, 0)
+
+
+def computer_points(word: str, size: int) -> int:
+    """Points for the comparison against the computer (RULES §2).
+
+    A word of the shortest allowed length scores 1, each extra letter 1 more; a word
+    below the minimum scores 0.
+    """
+    minimum = rules_for("classic", size).min_length
+    return max(0, len(word) - minimum + 1)
+
+
+def cross_off(lists: Mapping[str, Iterable[str]]) -> tuple[dict[str, set[str]], set[str]]:
+    """Cross common words off every list (RULES §2).
+
+    Returns the words left to each player and the set of common words: those on more
+    than one player's list. A word listed twice by one player is not common.
+    """
+    words = {player: {w.lower() for w in listed} for player, listed in lists.items()}
+    seen: set[str] = set()
+    common: set[str] = set()
+    for player_words in words.values():
+        common |= seen & player_words
+        seen |= player_words
+    return {player: player_words - common for player, player_words in words.items()}, common
+
+
+# --------------------------------------------------------------------------- solver
+
+
+def solve(board: Board, lex: Lexicon, min_length: int = 3) -> dict[str, Path]:
+    """Every lexicon word of at least ``min_length`` letters on the board, with one path each.
+
+    A depth-first walk over the board that follows the lexicon's trie, so a branch ends
+    as soon as no word starts with the letters spelled so far. The path kept for a word
+    is the first one found in row-major order (use :func:`find_path` for the best one).
+    """
+    faces = board._flat_faces
+    squares = tuple(board.squares())
+    # Per square: (neighbour, its face, its first letter, its bit in the used mask, its
+    # (row, col)); paths are built from the ready-made pairs.
+    steps = tuple(
+        tuple((nxt, faces[nxt], faces[nxt][0], 1 << nxt, squares[nxt]) for nxt in neighbours)
+        for neighbours in board._neighbours
+    )
+    child = lex.child
+    letters = lex.letters
+    is_word = lex.is_word
+    found: dict[str, Path] = {}
+
+    def follow(node: object, face: str) -> object | None:
+        for letter in face:
+            node = child(node, letter)
+            if node is None:
+                return None
+        return node
+
+    def walk(index: int, node: object, word: str, path: Path, used: int) -> None:
+        continuing = letters(node)
+        if not continuing:
+            return
+        for nxt, face, first, bit, square in steps[index]:
+            # Checking the letter in the node's short edge string is far cheaper than
+            # asking the trie for a child that mostly does not exist.
+            if used & bit or first not in continuing:
+                continue
+            after = child(node, face) if len(face) == 1 else follow(node, face)
+            if after is not None:
+                longer = word + face
+                if is_word(after) and len(longer) >= min_length and longer not in found:
+                    found[longer] = path + (square,)
+                walk(nxt, after, longer, path + (square,), used | bit)
+
+    for start, face in enumerate(faces):
+        node = follow(lex.root, face)
+        if node is None:
+            continue
+        if len(face) >= min_length and is_word(node):
+            found.setdefault(face, (squares[start],))
+        walk(start, node, face, (squares[start],), 1 << start)
+    return found
+
+
+# --------------------------------------------------------------------------- generation
+
+
+def _draw_rampage(rng: random.Random, size: int) -> Board:
+    tiles = rng.sample(RAMPAGE_BAG, size * size)
+    faces = [tiles[row * size : (row + 1) * size] for row in range(size)]
+    squares = [(row, col) for row in range(size) for col in range(size)]
+    letter_1, letter_2, letter_3, word = rng.sample(squares, 4)
+    bonuses = {square: ("2L" if rng.random() < 0.8 else "3L") for square in (letter_1, letter_2, letter_3)}
+    bonuses[word] = "2W" if rng.random() < 0.9 else "3W"
+    return Board(faces, bonuses=bonuses)
+
+
+def _draw_classic(rng: random.Random, size: int) -> Board:
+    dice = list(CLASSIC_DICE[size])
+    rng.shuffle(dice)
+    rolled = [rng.choice(die) for die in dice]
+    return Board([rolled[row * size : (row + 1) * size] for row in range(size)])
+
+
+def _generate(draw, seed: int | str, lex: Lexicon, size: int, min_length: int, min_words: int) -> Board:
+    rng = random.Random(seed)
+    for _ in range(MAX_DRAWS):
+        board = draw(rng, size)
+        if len(solve(board, lex, min_length)) >= min_words:
+            return board
+    raise ValueError(f"no board with {min_words} words in {MAX_DRAWS} draws: lexicon too small?")
+
+
+def rampage_board(seed: int | str, lex: Lexicon, *, min_words: int = MIN_WORDS) -> Board:
+    """A Word Rampage board from ``seed`` (RULES §1); the same seed gives the same board.
+
+    16 tiles drawn without replacement from the Word Grid bag without blanks, three
+    letter bonuses (each 80 % 2L, 20 % 3L) and one word bonus (90 % 2W, 10 % 3W) on four
+    different tiles; redrawn until it holds ``min_words`` words of ``lex``.
+    """
+    return _generate(_draw_rampage, seed, lex, RAMPAGE.size, RAMPAGE.min_length, min_words)
+
+
+def classic_board(seed: int | str, lex: Lexicon, size: int = 4, *, min_words: int = MIN_WORDS) -> Board:
+    """A Classic hunt board from ``seed`` (RULES §2); the same seed gives the same board.
+
+    The standard dice of the grid size rolled into random positions, one random face
+    up each; redrawn until it holds ``min_words`` words of the grid's minimum length.
+    """
+    rules = rules_for("classic", size)
+    return _generate(_draw_classic, seed, lex, size, rules.min_length, min_words)
+
+
+def new_board(rules: HuntRules, seed: int | str, lex: Lexicon, *, min_words: int = MIN_WORDS) -> Board:
+    """A fresh board for ``rules`` (Rampage or Classic of either size)."""
+    if rules.game == "rampage":
+        return rampage_board(seed, lex, min_words=min_words)
+    return classic_board(seed, lex, rules.size, min_words=min_words)
