@@ -1,0 +1,40 @@
+"""The site socket every page opens: who is online, and my live notifications."""
+
+from __future__ import annotations
+
+from channels.db import database_sync_to_async
+
+from config.realtime import user_group
+from config.websocket import JsonMessageConsumer
+
+from . import services
+
+
+class PresenceConsumer(JsonMessageConsumer):
+    message_types = frozenset({"ping"})
+
+    async def connect(self):
+        await self.channel_layer.group_add(services.PRESENCE_GROUP, self.channel_name)
+        await self.accept()
+        if self.user is not None and self.user.is_authenticated:
+            await self.channel_layer.group_add(user_group(self.user.pk), self.channel_name)
+            await database_sync_to_async(services.presence_connect)(user=self.user, channel_name=self.channel_name)
+        else:
+            await self.send_json(await database_sync_to_async(services.presence_message)())
+
+    async def disconnect(self, code):
+        await self.channel_layer.group_discard(services.PRESENCE_GROUP, self.channel_name)
+        if self.user is not None and self.user.is_authenticated:
+            await self.channel_layer.group_discard(user_group(self.user.pk), self.channel_name)
+            await database_sync_to_async(services.presence_disconnect)(channel_name=self.channel_name)
+
+    async def on_ping(self, message):
+        if self.user is not None and self.user.is_authenticated:
+            await database_sync_to_async(services.presence_touch)(channel_name=self.channel_name)
+        await self.send_json({"type": "pong"})
+
+    async def presence_update(self, event):
+        await self.send_json({k: event[k] for k in ("type", "count", "players")})
+
+    async def notification_new(self, event):
+        await self.send_json(event)

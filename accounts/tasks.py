@@ -1,0 +1,21 @@
+from celery import shared_task
+from django.conf import settings
+from django.core.mail import send_mail
+
+from . import services
+
+
+@shared_task(autoretry_for=(OSError,), retry_backoff=True, max_retries=5)
+def send_email(address: str, subject: str, body: str) -> None:
+    send_mail(f"[{settings.SITE_NAME}] {subject}", body, None, [address])
+
+
+@shared_task
+def sweep_presence() -> int:
+    return services.presence_sweep()
+
+
+@shared_task
+def ping() -> str:
+    """Answers "pong": lets health checks and tests see a worker run a task."""
+    return "pong"

@@ -1,0 +1,110 @@
+from __future__ import annotations
+
+import logging
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.db import connection
+from django.http import JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST
+
+from . import services
+from .forms import SettingsForm, SignUpForm
+from .models import User
+
+logger = logging.getLogger(__name__)
+
+
+def home(request):
+    return render(request, "home.html", {"online": services.online_players()})
+
+
+def sign_up(request):
+    if request.user.is_authenticated:
+        return redirect("profile", request.user.username)
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, f"Welcome, {user.username}! Your account is ready.")
+        return redirect("profile", user.username)
+    return render(request, "registration/signup.html", {"form": form})
+
+
+def profile(request, username: str):
+    player = get_object_or_404(User, username=username, is_active=True)
+    return render(request, "accounts/profile.html", {"player": player})
+
+
+@login_required
+def account_settings(request):
+    form = SettingsForm(request.POST or None, instance=request.user)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, "Settings saved.")
+        return redirect("settings")
+    return render(request, "accounts/settings.html", {"form": form})
+
+
+@login_required
+def notifications(request):
+    items = list(request.user.notifications.all()[:100])
+    response = render(request, "accounts/notifications.html", {"items": items})
+    services.notifications_mark_read(user=request.user)
+    return response
+
+
+@require_POST
+@login_required
+def notifications_read(request):
+    services.notifications_mark_read(user=request.user)
+    return redirect("notifications")
+
+
+@never_cache
+def healthz(request):
+    """Database, channel layer/Redis and Celery worker status; 503 if any is down."""
+    status = {"mode": "server" if settings.SERVER_MODE else "embedded"}
+    healthy = True
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+        status["database"] = "ok"
+    except Exception as exc:
+        healthy = False
+        status["database"] = f"down: {exc.__class__.__name__}"
+        logger.error("Health check: database down: %s", exc)
+    if settings.SERVER_MODE:
+        import redis
+
+        try:
+            redis.Redis.from_url(settings.REDIS_URL, socket_timeout=1, socket_connect_timeout=1).ping()
+            status["redis"] = "ok"
+        except Exception as exc:
+            healthy = False
+            status["redis"] = f"down: {exc.__class__.__name__}"
+            logger.error("Health check: Redis down: %s", exc)
+        if status["redis"] == "ok":
+            from config.celery import app
+
+            try:
+                replies = app.control.ping(timeout=1.0)
+            except Exception as exc:
+                replies = []
+                logger.error("Health check: Celery ping failed: %s", exc)
+            status["celery"] = f"ok ({len(replies)} worker{'s' if len(replies) != 1 else ''})" if replies else "down: no worker answered"
+            healthy = healthy and bool(replies)
+        else:
+            status["celery"] = "down: broker unreachable"
+    else:
+        from config import embedded
+
+        status["redis"] = "not used (embedded channel layer)"
+        status["celery"] = "ok (embedded)" if embedded.worker_alive() else "down: embedded worker not running"
+        healthy = healthy and embedded.worker_alive()
+    status["status"] = "ok" if healthy else "down"
+    return JsonResponse(status, status=200 if healthy else 503)

@@ -1,0 +1,60 @@
+// The site socket: who is online and live notifications. Game pages open their own
+// sockets; this one is on every page.
+(function () {
+  "use strict";
+  const wsBase = (location.protocol === "https:" ? "wss://" : "ws://") + location.host;
+  window.Wordfall = window.Wordfall || {};
+  window.Wordfall.wsUrl = (path) => wsBase + path;
+
+  function toast(text, url) {
+    const area = document.querySelector("[data-toasts]");
+    if (!area) return;
+    const el = document.createElement("div");
+    el.className = "toast";
+    if (url) {
+      const a = document.createElement("a");
+      a.href = url; a.textContent = text; el.appendChild(a);
+    } else {
+      el.textContent = text;
+    }
+    area.appendChild(el);
+    setTimeout(() => el.remove(), 6000);
+  }
+  window.Wordfall.toast = toast;
+
+  function renderPresence(msg) {
+    document.querySelectorAll("[data-presence-count]").forEach((el) => { el.textContent = msg.count; });
+    document.querySelectorAll("[data-presence-list]").forEach((list) => {
+      list.replaceChildren();
+      if (!msg.players.length) {
+        const li = document.createElement("li"); li.className = "muted"; li.textContent = "Nobody yet — be the first.";
+        list.appendChild(li);
+      }
+      for (const p of msg.players) {
+        const li = document.createElement("li");
+        const a = document.createElement("a");
+        a.href = "/u/" + encodeURIComponent(p.username) + "/"; a.textContent = p.name;
+        li.appendChild(a); list.appendChild(li);
+      }
+    });
+  }
+
+  let retry = 1000;
+  function connect() {
+    const ws = new WebSocket(wsBase + "/ws/presence/");
+    let timer = null;
+    ws.onopen = () => { retry = 1000; timer = setInterval(() => ws.send(JSON.stringify({ type: "ping" })), 30000); };
+    ws.onmessage = (e) => {
+      const msg = JSON.parse(e.data);
+      if (msg.type === "presence.update") renderPresence(msg);
+      else if (msg.type === "notification.new") {
+        const badge = document.querySelector("[data-notification-count]");
+        if (badge) { badge.hidden = false; badge.textContent = String((parseInt(badge.textContent, 10) || 0) + 1); }
+        toast(msg.text, msg.url);
+        document.dispatchEvent(new CustomEvent("wordfall:notification", { detail: msg }));
+      }
+    };
+    ws.onclose = () => { clearInterval(timer); setTimeout(connect, retry); retry = Math.min(retry * 2, 30000); };
+  }
+  if ("WebSocket" in window) connect();
+})();

@@ -1,0 +1,230 @@
+"""Fixtures shared by every test layer: players, websockets, a live site, a browser."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def clean_redis():
+    """Start the run with an empty test Redis database (groups, queues, cache)."""
+    url = os.environ.get("REDIS_URL")
+    if url:
+        import redis
+
+        redis.Redis.from_url(url).flushdb()
+
+
+@pytest.fixture(autouse=True)
+def fresh_channel_layer():
+    """Each test has its own event loop, so each gets its own channel layer instance."""
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
+
+
+@pytest.fixture
+def make_user(django_user_model):
+    """Create players: ``make_user("ann")``; the password is always ``"correct-horse-9"``."""
+    counter = {"n": 0}
+
+    def make(username: str | None = None, **fields):
+        counter["n"] += 1
+        username = username or f"player{counter['n']}"
+        fields.setdefault("email", f"{username}@example.com")
+        return django_user_model.objects.create_user(username=username, password="correct-horse-9", **fields)
+
+    return make
+
+
+def session_cookie_for(user) -> str:
+    """A real session for ``user``, as the ``cookie`` header a browser would send."""
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}"
+
+
+@pytest.fixture
+async def ws_connect():
+    """Open a websocket to the real ASGI app (real channel layer): ``await ws_connect(path, user)``.
+
+    Use with ``pytest.mark.django_db(transaction=True)``: the consumer reads the database
+    from other threads. Communicators still open at the end of the test are closed.
+    """
+    from asgiref.sync import sync_to_async
+    from channels.testing import WebsocketCommunicator
+
+    from config.asgi import application
+
+    opened: list[WebsocketCommunicator] = []
+
+    async def connect(path: str, user=None, origin: str = "http://testserver", expect_accept: bool = True):
+        headers = [(b"origin", origin.encode()), (b"host", b"testserver")]
+        if user is not None:
+            cookie = await sync_to_async(session_cookie_for)(user)
+            headers.append((b"cookie", cookie.encode()))
+        communicator = WebsocketCommunicator(application, path, headers=headers)
+        connected, _ = await communicator.connect(timeout=5)
+        if expect_accept:
+            assert connected, f"websocket {path} was refused"
+        if connected:
+            opened.append(communicator)
+            return communicator
+        return None
+
+    yield connect
+    for communicator in opened:
+        try:
+            await communicator.disconnect(timeout=5)
+        except Exception:
+            pass
+
+
+@contextmanager
+def celery_worker_running():
+    """A real Celery worker, in a thread of this process, consuming from the test Redis."""
+    from celery.contrib.testing.worker import start_worker
+
+    from config.celery import app
+
+    with start_worker(app, pool="threads", concurrency=2, perform_ping_check=False, shutdown_timeout=20):
+        yield
+
+
+@pytest.fixture
+def celery_worker(transactional_db):
+    with celery_worker_running():
+        yield
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_port(port: int, process: subprocess.Popen, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"server exited with {process.returncode}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"nothing listening on port {port}")
+
+
+class LiveSite:
+    """daphne + a Celery worker + beat, as separate processes, on the test database."""
+
+    def __init__(self, env: dict[str, str]):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.env = env
+        self.logs = ROOT / "var" / "test-logs"
+        self.logs.mkdir(parents=True, exist_ok=True)
+        self.processes: list[subprocess.Popen] = []
+
+    def _spawn(self, name: str, args: list[str]) -> subprocess.Popen:
+        log = open(self.logs / f"{name}-{self.port}.log", "w")
+        process = subprocess.Popen(args, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT)
+        self.processes.append(process)
+        return process
+
+    def start(self) -> "LiveSite":
+        bin_dir = Path(sys.executable).parent
+        web = self._spawn("daphne", [str(bin_dir / "daphne"), "-b", "127.0.0.1", "-p", str(self.port), "config.asgi:application"])
+        self._spawn("worker", [str(bin_dir / "celery"), "-A", "config", "worker", "--pool=threads", "--concurrency=4", "--loglevel=INFO"])
+        self._spawn("beat", [str(bin_dir / "celery"), "-A", "config", "beat", "--loglevel=INFO",
+                             f"--schedule={self.logs}/beat-{self.port}"])
+        wait_for_port(self.port, web)
+        return self
+
+    def stop(self) -> None:
+        for process in self.processes:
+            process.terminate()
+        for process in self.processes:
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+@pytest.fixture(scope="session")
+def live_site(django_db_setup, django_db_blocker):
+    """The whole platform in server mode on the test database (use with ``transactional_db``)."""
+    from django.conf import settings
+
+    env = dict(os.environ)
+    env["DATABASE_URL"] = _database_url(settings.DATABASES["default"])
+    site = LiveSite(env).start()
+    yield site
+    site.stop()
+
+
+def _database_url(db: dict) -> str:
+    user = db.get("USER") or "postgres"
+    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
+    host = db.get("HOST") or "127.0.0.1"
+    port = db.get("PORT") or 5432
+    return f"postgres://{user}{password}@{host}:{port}/{db['NAME']}"
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Headless Debian chromium driven by Playwright."""
+    from playwright.sync_api import sync_playwright
+
+    if not os.path.exists(CHROMIUM):
+        pytest.fail("Debian's chromium is needed for browser tests: apt-get install chromium")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            headless=True,
+            args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser, live_site, transactional_db):
+    context = browser.new_context(base_url=live_site.url, viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(15000)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def new_page(browser, live_site, transactional_db):
+    """Open more browser contexts (one per player): ``new_page()``."""
+    contexts = []
+
+    def make():
+        context = browser.new_context(base_url=live_site.url, viewport={"width": 1280, "height": 900})
+        context.set_default_timeout(15000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()

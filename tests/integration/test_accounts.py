@@ -1,0 +1,180 @@
+"""Sign-up, log-in, password reset, profile and settings through real requests."""
+
+import re
+
+import pytest
+from django.core import mail
+from django.urls import reverse
+
+from accounts.models import User
+
+pytestmark = pytest.mark.django_db
+
+
+def sign_up(client, **fields):
+    data = {"username": "ann", "email": "ann@example.com", "password1": "tile-rack-2026", "password2": "tile-rack-2026"}
+    data.update(fields)
+    return client.post(reverse("signup"), data)
+
+
+def test_sign_up_logs_the_player_in_and_lands_on_the_profile(client):
+    response = sign_up(client)
+    assert response.status_code == 302
+    assert response.url == "/u/ann/"
+    page = client.get(response.url)
+    assert page.context["user"].username == "ann"
+    assert b"joined" in page.content
+
+
+@pytest.mark.parametrize(
+    ("fields", "field", "message"),
+    [
+        ({"password2": "something-else-1"}, "password2", "didn’t match"),
+        ({"password1": "short", "password2": "short"}, "password2", "too short"),
+        ({"password1": "password123", "password2": "password123"}, "password2", "too common"),
+        ({"email": "not-an-email"}, "email", "valid email"),
+        ({"username": "bad name!"}, "username", "valid username"),
+    ],
+)
+def test_sign_up_refuses_bad_input_with_a_clear_error(client, fields, field, message):
+    response = sign_up(client, **fields)
+    assert response.status_code == 200
+    errors = " ".join(response.context["form"].errors[field])
+    assert message in errors
+    assert not User.objects.exists()
+
+
+def test_a_taken_username_or_email_is_refused(client, make_user):
+    make_user("ann", email="ann@example.com")
+    response = sign_up(client, username="ANN", email="other@example.com")
+    assert "A user with that username already exists." in response.context["form"].errors["username"]
+    response = sign_up(client, username="bob", email="Ann@Example.com")
+    assert "already exists" in response.context["form"].errors["email"][0]
+    assert User.objects.count() == 1
+
+
+def test_log_in_with_a_wrong_password_says_so(client, make_user):
+    make_user("ann")
+    response = client.post(reverse("login"), {"username": "ann", "password": "wrong-password"})
+    assert response.status_code == 200
+    assert "correct username and password" in str(response.context["form"].non_field_errors())
+
+
+def test_log_in_and_log_out(client, make_user):
+    make_user("ann")
+    response = client.post(reverse("login"), {"username": "ann", "password": "correct-horse-9"})
+    assert response.status_code == 302
+    assert client.get("/").context["user"].is_authenticated
+    client.post(reverse("logout"))
+    assert not client.get("/").context["user"].is_authenticated
+
+
+def test_repeated_failed_log_ins_lock_the_account_out(client, make_user, settings):
+    make_user("ann")
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        client.post(reverse("login"), {"username": "ann", "password": "nope"})
+    response = client.post(reverse("login"), {"username": "ann", "password": "correct-horse-9"})
+    assert response.status_code == 429
+    assert b"Too many failed log-ins" in response.content
+
+
+def test_password_reset_by_email(client, make_user):
+    make_user("ann", email="ann@example.com")
+    response = client.post(reverse("password_reset"), {"email": "ann@example.com"})
+    assert response.status_code == 302
+    assert len(mail.outbox) == 1
+    link = re.search(r"http://testserver(/accounts/reset/\S+)", mail.outbox[0].body).group(1)
+    form_page = client.get(link, follow=True)
+    set_url = form_page.redirect_chain[-1][0]
+    response = client.post(set_url, {"new_password1": "brand-new-rack-7", "new_password2": "brand-new-rack-7"})
+    assert response.status_code == 302
+    assert User.objects.get(username="ann").check_password("brand-new-rack-7")
+
+
+def test_password_reset_for_an_unknown_address_sends_nothing(client):
+    response = client.post(reverse("password_reset"), {"email": "nobody@example.com"})
+    assert response.status_code == 302
+    assert mail.outbox == []
+
+
+def test_password_change(client, make_user):
+    user = make_user("ann")
+    client.force_login(user)
+    response = client.post(
+        reverse("password_change"),
+        {"old_password": "correct-horse-9", "new_password1": "another-good-one-3", "new_password2": "another-good-one-3"},
+    )
+    assert response.status_code == 302
+    user.refresh_from_db()
+    assert user.check_password("another-good-one-3")
+
+
+def test_settings_page_saves_preferences(client, make_user):
+    user = make_user("ann")
+    client.force_login(user)
+    response = client.post(
+        reverse("settings"),
+        {"display_name": "Ann B", "email": "ann@example.com", "preferred_lexicon": "en-gb", "email_notifications": ""},
+    )
+    assert response.status_code == 302
+    user.refresh_from_db()
+    assert (user.display_name, user.preferred_lexicon, user.email_notifications) == ("Ann B", "en-gb", False)
+
+
+def test_settings_refuse_another_players_email(client, make_user):
+    make_user("bob", email="bob@example.com")
+    client.force_login(make_user("ann"))
+    response = client.post(reverse("settings"), {"email": "bob@example.com", "preferred_lexicon": "en"})
+    assert "Another account uses this email address." in response.context["form"].errors["email"]
+
+
+def test_settings_need_a_signed_in_player(client):
+    response = client.get(reverse("settings"))
+    assert response.status_code == 302
+    assert response.url.startswith(reverse("login"))
+
+
+def test_public_profile_and_unknown_profile(client, make_user):
+    make_user("ann", display_name="Ann the Bold")
+    assert b"Ann the Bold" in client.get("/u/ann/").content
+    response = client.get("/u/nobody/")
+    assert response.status_code == 404
+    assert b"No such page" in response.content
+
+
+def test_home_page_offers_both_ways_to_play(client):
+    content = client.get("/").content.decode()
+    assert "Play a word hunt" in content
+    assert "Start a Word Grid game" in content
+
+
+def test_notifications_are_listed_and_marked_read(client, make_user, django_capture_on_commit_callbacks):
+    from accounts.services import notify
+
+    user = make_user("ann", email_notifications=True)
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        notify(user=user, kind="turn", text="Your move against bob", url="/")
+    assert callbacks, "the live badge update waits for the commit"
+    client.force_login(user)
+    assert client.get("/").context["unread_notifications"] == 1
+    assert b"Your move against bob" in client.get(reverse("notifications")).content
+    assert client.get("/").context["unread_notifications"] == 0
+
+
+def test_notification_email_is_sent_only_after_commit_and_only_if_opted_in(make_user, django_capture_on_commit_callbacks, settings):
+    from accounts.services import notify
+
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    from config.celery import app
+
+    app.conf.task_always_eager = True
+    try:
+        keen = make_user("ann", email_notifications=True)
+        quiet = make_user("bob", email_notifications=False)
+        with django_capture_on_commit_callbacks(execute=True):
+            notify(user=keen, kind="turn", text="Your move", email_subject="Your move")
+            notify(user=quiet, kind="turn", text="Your move", email_subject="Your move")
+            assert mail.outbox == []
+        assert [m.to for m in mail.outbox] == [["ann@example.com"]]
+    finally:
+        app.conf.task_always_eager = False
