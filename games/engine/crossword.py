@@ -81,7 +81,7 @@ PREMIUMS = _premiums()
 
 # -- variants ---------------------------------------------------------------------------
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class Variant:
     """The rules of one crossword game, as a table.
 

@@ -283,6 +283,8 @@ def _line_plays(out, line, across, tiles, tile_values, cross, blank_points, lm, 
                 placed.append((square, letter, blank))
             extend(anchor, node, main_points, multiplier, 0, start)
             placed.clear()
+        else:
+            extend(anchor, node, 0, 1, 0, anchor)
         if size == limit:
             return
         blanks = counts[BLANK]
@@ -332,8 +334,8 @@ def generate(board: Board, rack: str, variant: Variant, lexicon) -> list[Play]:
 def top(board: Board, rack: str, variant: Variant, lexicon, n: int = 10) -> list[Play]:
     """The ``n`` highest-scoring plays, best first (ties in a fixed order)."""
     raw = _raw_plays(board, rack, variant, lexicon)
-    best_raw = heapq.nlargest(n, raw, key=lambda r: r[0])
-    best_raw.sort(key=lambda r: (-r[0], tuple(sorted(r[1]))))
+    # Equal scores are ordered by placement, so top(n) always extends top(n - 1).
+    best_raw = heapq.nsmallest(n, raw, key=lambda r: (-r[0], sorted(r[1])))
     source = (board, variant)
     return [Play(score, placement, across, source=source)
             for score, placement, across in best_raw]

@@ -1,0 +1,148 @@
+"""The move generator against the rules: same plays as brute force, same scores as evaluate."""
+
+from itertools import permutations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.engine import movegen
+from games.engine.crossword import (
+    SIZE,
+    WORD_GRID,
+    WORDGAME,
+    Board,
+    IllegalPlay,
+    evaluate,
+)
+from lexicon.core import Lexicon
+
+ALPHABET = "abcde"
+
+
+def brute_force(board, rack, variant, lexicon, alphabet=ALPHABET):
+    """Every legal placement, found by trying every tile order on every run of squares.
+
+    A blank only stands for letters of ``alphabet``: with a lexicon spelled in those
+    letters no other letter can make a word.
+    """
+    found = {}
+    tiles = [(t, a) for t in set(permutations(rack)) for a in [t]]
+    first_move = board.is_empty
+    for across in (True, False):
+        for line in range(SIZE):
+            for start in range(SIZE):
+                for count in range(1, len(rack) + 1):
+                    squares = _run(board, line, start, count, across)
+                    if squares is None:
+                        continue
+                    if not first_move and not _touches(board, squares):
+                        continue
+                    for order, _ in tiles:
+                        for placement in _assign(squares, order[:count], alphabet):
+                            try:
+                                play = evaluate(board, placement, variant, lexicon)
+                            except IllegalPlay:
+                                continue
+                            found[play.key()] = play.score
+    return found
+
+
+def _run(board, line, start, count, across):
+    """The first ``count`` empty squares from ``start`` along a line, or None."""
+    squares = []
+    i = start
+    while len(squares) < count:
+        if i >= SIZE:
+            return None
+        row, col = (line, i) if across else (i, line)
+        if board.letter(row, col) is None:
+            squares.append((row, col))
+        elif not squares:
+            return None
+        i += 1
+    return squares
+
+
+def _touches(board, squares):
+    for row, col in squares:
+        for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
+            if 0 <= r < SIZE and 0 <= c < SIZE and board.letter(r, c) is not None:
+                return True
+    return False
+
+
+def _assign(squares, letters, alphabet):
+    """Placements of ``letters`` on ``squares``, each blank standing for each letter."""
+    placements = [[]]
+    for (row, col), letter in zip(squares, letters):
+        if letter == "?":
+            options = [(row, col, a, True) for a in alphabet]
+        else:
+            options = [(row, col, letter, False)]
+        placements = [p + [o] for p in placements for o in options]
+    return placements
+
+
+def generated(board, rack, variant, lexicon):
+    plays = movegen.generate(board, rack, variant, lexicon)
+    result = {play.key(): play.score for play in plays}
+    assert len(result) == len(plays), "a placement was generated twice"
+    return result
+
+
+words = st.text(alphabet=ALPHABET, min_size=2, max_size=5)
+lexicons = st.lists(words, min_size=1, max_size=40).map(Lexicon.from_words)
+racks = st.text(alphabet=ALPHABET + "?", min_size=1, max_size=4).filter(
+    lambda r: r.count("?") <= 1)
+board_tiles = st.lists(
+    st.tuples(st.integers(5, 9), st.integers(5, 9), st.sampled_from(ALPHABET), st.booleans()),
+    min_size=1, max_size=8)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(lexicon=lexicons, rack=racks, tiles=board_tiles,
+       variant=st.sampled_from([WORD_GRID, WORDGAME]))
+def test_generate_finds_exactly_the_brute_force_plays(lexicon, rack, tiles, variant):
+    """On small boards and racks generate finds every legal play, once, with its score."""
+    board = Board.empty().with_tiles(tiles)
+    assert generated(board, rack, variant, lexicon) == brute_force(board, rack, variant, lexicon)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(lexicon=lexicons, rack=racks, variant=st.sampled_from([WORD_GRID, WORDGAME]))
+def test_first_move_plays_match_brute_force(lexicon, rack, variant):
+    """On the empty board every generated play covers the star and meets the minimum length."""
+    board = Board.empty()
+    assert generated(board, rack, variant, lexicon) == brute_force(board, rack, variant, lexicon)
+
+
+def test_every_generated_play_is_accepted_by_evaluate_with_its_words():
+    """Each play's score and words equal what evaluate says of its placement."""
+    lexicon = Lexicon.from_words(["cat", "cats", "at", "ta", "act", "tact", "scat", "as", "sat"])
+    board = Board.empty().with_tiles([(7, 6, "c", False), (7, 7, "a", False), (7, 8, "t", False)])
+    plays = movegen.generate(board, "stca?", WORD_GRID, lexicon)
+    assert plays
+    for play in plays:
+        checked = evaluate(board, play.placement, WORD_GRID, lexicon)
+        assert (checked.score, checked.words) == (play.score, play.words)
+
+
+def test_best_and_top_rank_by_score():
+    """best is the top play; top(n) is sorted best first."""
+    lexicon = Lexicon.from_words(["cat", "cats", "at", "ta", "act", "tact", "scat", "as", "sat"])
+    board = Board.empty()
+    plays = movegen.generate(board, "tacs", WORD_GRID, lexicon)
+    ranked = movegen.top(board, "tacs", WORD_GRID, lexicon, 5)
+    assert [p.score for p in ranked] == sorted((p.score for p in plays), reverse=True)[:5]
+    assert movegen.best(board, "tacs", WORD_GRID, lexicon) == ranked[0]
+    assert movegen.best(board, "xyz", WORD_GRID, lexicon) is None
+
+
+def test_word_grid_never_generates_a_word_over_ten_letters():
+    """Word Grid refuses words longer than 10 letters, so generate never offers one."""
+    lexicon = Lexicon.from_words(["abcdefghijk", "abcdefghij"])
+    board = Board.empty().with_tiles([(7, c, l, False) for c, l in zip(range(2, 10), "abcdefgh")])
+    assert {p.main_word for p in movegen.generate(board, "ijk", WORD_GRID, lexicon)} == {
+        "abcdefghij"}
+    assert {p.main_word for p in movegen.generate(board, "ijk", WORDGAME, lexicon)} == {
+        "abcdefghij", "abcdefghijk"}
