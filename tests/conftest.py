@@ -194,6 +194,9 @@ def browser():
 
     if not os.path.exists(CHROMIUM):
         pytest.fail("Debian's chromium is needed for browser tests: apt-get install chromium")
+    # Playwright's sync API keeps an event loop running in this thread; the test's own
+    # database work (fixtures, flushes) is still plain synchronous code.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=CHROMIUM,
