@@ -57,3 +57,41 @@ def test_embedded_default_runs_its_own_celery_worker(embedded_site):
         body = json.loads(response.read())
     assert body["mode"] == "embedded"
     assert body["celery"] == "ok (embedded)"
+
+
+EMBEDDED_COUNTDOWN_SCRIPT = """
+import time
+from datetime import timedelta
+import django
+django.setup()
+from django.core.management import call_command
+call_command("migrate", verbosity=0)
+from django.utils import timezone
+from accounts.models import OnlineConnection, User
+from accounts.tasks import sweep_presence
+from config import embedded
+
+ann = User.objects.create_user("ann", "ann@example.com", "x")
+OnlineConnection.objects.create(channel_name="gone", user=ann, seen_at=timezone.now() - timedelta(hours=1))
+embedded.start()
+sent = time.monotonic()
+sweep_presence.apply_async(countdown=1.5)
+time.sleep(0.8)
+early = OnlineConnection.objects.exists()
+while OnlineConnection.objects.exists() and time.monotonic() - sent < 15:
+    time.sleep(0.05)
+print("early", early, "done", not OnlineConnection.objects.exists(), "after", round(time.monotonic() - sent, 1))
+"""
+
+
+def test_embedded_worker_honours_a_countdown(tmp_path):
+    """With no broker, a task sent with a countdown runs in-process, and not before its time."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "PYTEST_VERSION")}
+    env.update(VAR_DIR=str(tmp_path), DJANGO_SETTINGS_MODULE="config.settings")
+    result = subprocess.run(
+        [sys.executable, "-c", EMBEDDED_COUNTDOWN_SCRIPT], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    words = result.stdout.split()
+    assert words[:4] == ["early", "True", "done", "True"], result.stdout
+    assert 1.4 <= float(words[5]) < 15
