@@ -178,6 +178,7 @@ def _raw_plays(board: Board, rack: str, variant: Variant, lexicon):
                     or (row < SIZE - 1 and filled[index + SIZE])):
                 anchor_squares.add(index)
 
+    left_parts = _left_parts(root, counts, max(rack_length - 1, 0))
     out: list = []
     for across in (True, False):
         perpendicular = SIZE if across else 1
@@ -193,55 +194,84 @@ def _raw_plays(board: Board, rack: str, variant: Variant, lexicon):
                 out, line, across, [cells[s] for s in squares], [values[s] for s in squares],
                 cross, blank_points, [letter_mult[s] for s in squares],
                 [word_mult[s] for s in squares], anchors, root, counts, rack_length,
-                letter_values, combine, variant, rack_size, max_length, min_length)
+                letter_values, combine, variant, rack_size, max_length, min_length,
+                left_parts)
     return out
 
 
 def _line_plays(out, line, across, tiles, tile_values, cross, blank_points, lm, wm,
                 anchors, root, counts, rack_length, letter_values, combine, variant,
-                rack_size, max_length, min_length):
+                rack_size, max_length, min_length, left_parts):
     """Append every play of one line to ``out`` (Appel–Jacobson LeftPart/ExtendRight)."""
     is_anchor = [False] * SIZE
     for i in anchors:
         is_anchor[i] = True
-    placed: list = []  # (index in line, letter, is_blank) of the tiles laid so far
+    placed: list = []  # (index in line, letter, is_blank) laid from the anchor rightwards
+    left_part: tuple = ()  # (letter, is_blank) laid on the free squares before the anchor
     anchor = 0
 
     def record(end, start, main_points, multiplier, cross_points):
+        # The left part is scored here, not while it grows: far fewer plays are
+        # recorded than left parts tried, and only now is its first square known.
         if end - start < min_length:
             return
-        count = len(placed)
-        if count == 1 and not across and cross[placed[0][0]] is not None:
+        tiles_laid = placed
+        if left_part:
+            tiles_laid = []
+            square = anchor - len(left_part)
+            for letter, blank in left_part:
+                if not blank:
+                    main_points += letter_values[letter] * lm[square]
+                multiplier = combine(multiplier, wm[square])
+                tiles_laid.append((square, letter, blank))
+                square += 1
+            tiles_laid.extend(placed)
+        elif len(placed) == 1 and not across and cross[placed[0][0]] is not None:
             return  # a lone tile with neighbours across is that across play
+        count = len(tiles_laid)
         main = main_points * multiplier
         if count == rack_size:
             score = play_total(variant, main, cross_points, count)
         else:
             score = main + cross_points
         if across:
-            placement = tuple([(line, i, letter, blank) for i, letter, blank in placed])
+            placement = tuple([(line, i, letter, blank) for i, letter, blank in tiles_laid])
         else:
-            placement = tuple([(i, line, letter, blank) for i, letter, blank in placed])
+            placement = tuple([(i, line, letter, blank) for i, letter, blank in tiles_laid])
         out.append((score, placement, across))
 
-    def extend(i, node, main_points, multiplier, cross_points, start):
-        """Grow the word spanning start..i-1 by the square at i."""
-        if i < SIZE:
-            letter = tiles[i]
-            if letter is not None:
-                child = node.get(letter)
-                if child is not None and i - start < max_length:
-                    extend(i + 1, child, main_points + tile_values[i], multiplier,
-                           cross_points, start)
-                return
+    # For each empty square: the tiles right after it, their points, and the next empty
+    # square, so a letter laid there is checked against those tiles before recursing.
+    runs = [""] * (SIZE + 1)
+    run_points = [0] * (SIZE + 1)
+    next_free = list(range(1, SIZE + 2))
+    for i in range(SIZE - 1, -1, -1):
+        if i + 1 < SIZE and tiles[i + 1] is not None:
+            runs[i] = tiles[i + 1] + runs[i + 1]
+            run_points[i] = tile_values[i + 1] + run_points[i + 1]
+            next_free[i] = next_free[i + 1]
+    cross.append(None)  # the square past the edge: nothing can be laid there
+
+    def extend(i, node, main_points, multiplier, cross_points, start, used):
+        """Lay a tile on the empty square i, the word so far spanning start..i-1."""
         if i > anchor and END in node and i - start >= 2:
             record(i, start, main_points, multiplier, cross_points)
-        if i == SIZE or i - start >= max_length or len(placed) == rack_length:
+        if i == SIZE or used == rack_length:
+            return
+        after = next_free[i]
+        if after - start > max_length:
             return
         checks = cross[i]
         letter_mult = lm[i]
         new_multiplier = combine(multiplier, wm[i])
+        run = runs[i]
+        main_points += run_points[i]
+        blank_cross = cross_points + (0 if checks is None else blank_points[i])
+        # Past the last rack tile or the edge only a word end is of use.
+        end_only = used + 1 == rack_length or after == SIZE
+        after_checks = cross[after]
         blanks = counts[BLANK]
+        used += 1
         for letter, child in node.items():
             if letter is END:
                 continue
@@ -251,58 +281,27 @@ def _line_plays(out, line, across, tiles, tile_values, cross, blank_points, lm, 
                 points = checks.get(letter)
                 if points is None:
                     continue
-            if counts[letter]:
-                counts[letter] -= 1
-                placed.append((i, letter, False))
-                extend(i + 1, child, main_points + letter_values[letter] * letter_mult,
-                       new_multiplier, cross_points + points, start)
-                placed.pop()
-                counts[letter] += 1
-            if blanks:
-                counts[BLANK] = blanks - 1
-                placed.append((i, letter, True))
-                extend(i + 1, child, main_points, new_multiplier,
-                       cross_points + (0 if checks is None else blank_points[i]), start)
-                placed.pop()
-                counts[BLANK] = blanks
-
-    left_part: list = []  # (letter, is_blank) laid on the free squares before the anchor
-
-    def left(node, limit):
-        """Try each left part spelled so far, then every longer one."""
-        size = len(left_part)
-        if size:
-            start = anchor - size
-            main_points = 0
-            multiplier = 1
-            for offset, (letter, blank) in enumerate(left_part):
-                square = start + offset
-                if not blank:
-                    main_points += letter_values[letter] * lm[square]
-                multiplier = combine(multiplier, wm[square])
-                placed.append((square, letter, blank))
-            extend(anchor, node, main_points, multiplier, 0, start)
-            placed.clear()
-        else:
-            extend(anchor, node, 0, 1, 0, anchor)
-        if size == limit:
-            return
-        blanks = counts[BLANK]
-        for letter, child in node.items():
-            if letter is END:
-                continue
-            if counts[letter]:
-                counts[letter] -= 1
-                left_part.append((letter, False))
-                left(child, limit)
-                left_part.pop()
-                counts[letter] += 1
-            if blanks:
-                counts[BLANK] = blanks - 1
-                left_part.append((letter, True))
-                left(child, limit)
-                left_part.pop()
-                counts[BLANK] = blanks
+            for tile in run:
+                child = child.get(tile)
+                if child is None:
+                    break
+            else:
+                if END not in child and (end_only or (
+                        after_checks is not None and after_checks.keys().isdisjoint(child))):
+                    continue
+                if counts[letter]:
+                    counts[letter] -= 1
+                    placed.append((i, letter, False))
+                    extend(after, child, main_points + letter_values[letter] * letter_mult,
+                           new_multiplier, cross_points + points, start, used)
+                    placed.pop()
+                    counts[letter] += 1
+                if blanks:
+                    counts[BLANK] = blanks - 1
+                    placed.append((i, letter, True))
+                    extend(after, child, main_points, new_multiplier, blank_cross, start, used)
+                    placed.pop()
+                    counts[BLANK] = blanks
 
     for anchor in anchors:
         if anchor > 0 and tiles[anchor - 1] is not None:
@@ -311,14 +310,119 @@ def _line_plays(out, line, across, tiles, tile_values, cross, blank_points, lm, 
                 start -= 1
             node = _walk(root, tiles[start:anchor])
             if node is not None:
-                extend(anchor, node, sum(tile_values[start:anchor]), 1, 0, start)
-        else:
-            limit = 0
-            j = anchor - 1
-            while j >= 0 and tiles[j] is None and not is_anchor[j] and limit < rack_length - 1:
-                limit += 1
-                j -= 1
-            left(root, limit)
+                left_part = ()
+                extend(anchor, node, sum(tile_values[start:anchor]), 1, 0, start, 0)
+            continue
+        limit = 0
+        j = anchor - 1
+        while j >= 0 and tiles[j] is None and not is_anchor[j] and limit < rack_length - 1:
+            limit += 1
+            j -= 1
+        # Left parts are looked up by the letter they need on the anchor, so only
+        # letters passing the anchor's cross-check are ever tried there.
+        checks = cross[anchor]
+        letters_here = checks.items() if checks is not None else _FREE
+        after = next_free[anchor]
+        run = runs[anchor]
+        after_checks = cross[after]
+        multiplier = combine(1, wm[anchor])
+        blank_points_here = 0 if checks is None else blank_points[anchor]
+        for size in range(limit + 1):
+            start = anchor - size
+            if after - start > max_length:
+                break
+            end_only = size + 1 == rack_length or after == SIZE
+            index = left_parts[size]
+            for letter, points in letters_here:
+                entries = index.get(letter)
+                if entries is None:
+                    continue
+                main_points = letter_values[letter] * lm[anchor] + run_points[anchor]
+                for child, left_part, used, real_ok, blank_ok in entries:
+                    for tile in run:
+                        child = child.get(tile)
+                        if child is None:
+                            break
+                    else:
+                        if END not in child and (end_only or (
+                                after_checks is not None
+                                and after_checks.keys().isdisjoint(child))):
+                            continue
+                        for tile in used:
+                            counts[tile] -= 1
+                        if real_ok:
+                            counts[letter] -= 1
+                            placed.append((anchor, letter, False))
+                            extend(after, child, main_points, multiplier, points, start, size + 1)
+                            placed.pop()
+                            counts[letter] += 1
+                        if blank_ok:
+                            counts[BLANK] -= 1
+                            placed.append((anchor, letter, True))
+                            extend(after, child, run_points[anchor], multiplier,
+                                   blank_points_here, start, size + 1)
+                            placed.pop()
+                            counts[BLANK] += 1
+                        for tile in used:
+                            counts[tile] += 1
+
+
+_FREE = tuple((letter, 0) for letter in "abcdefghijklmnopqrstuvwxyz")
+
+
+def _left_parts(root: dict, counts: dict, longest: int) -> list[dict]:
+    """Every DAWG prefix the rack can spell, up to ``longest`` letters, indexed for anchors.
+
+    ``result[size][letter]`` lists the left parts of ``size`` letters that a word can
+    continue with ``letter``, as (node after that letter, ((letter, is_blank), ...) of
+    the left part, tiles it uses, letter still on the rack, blank still on the rack).
+    The same index serves every anchor of every line.
+    """
+    by_size: list[dict] = [{} for _ in range(longest + 1)]
+    spelled: list = []
+    used: list = []
+
+    def grow(node):
+        size = len(spelled)
+        index = by_size[size]
+        left_part = tuple(spelled)
+        tiles_used = tuple(used)
+        blanks = counts[BLANK]
+        for letter, child in node.items():
+            if letter is END:
+                continue
+            real_ok = counts[letter] > 0
+            if real_ok or blanks:
+                entry = (child, left_part, tiles_used, real_ok, blanks > 0)
+                entries = index.get(letter)
+                if entries is None:
+                    index[letter] = [entry]
+                else:
+                    entries.append(entry)
+        if size == longest:
+            return
+        for letter, child in node.items():
+            if letter is END:
+                continue
+            if counts[letter]:
+                counts[letter] -= 1
+                spelled.append((letter, False))
+                used.append(letter)
+                grow(child)
+                used.pop()
+                spelled.pop()
+                counts[letter] += 1
+            if blanks:
+                counts[BLANK] = blanks - 1
+                spelled.append((letter, True))
+                used.append(BLANK)
+                grow(child)
+                used.pop()
+                spelled.pop()
+                counts[BLANK] = blanks
+
+    grow(root)
+    return by_size
 
 
 def generate(board: Board, rack: str, variant: Variant, lexicon) -> list[Play]:
