@@ -6,5 +6,8 @@ from accounts import views as account_views
 urlpatterns = [
     path("", account_views.home, name="home"),
     path("admin/", admin.site.urls),
+    path("hunts/", include("games.hunts.urls")),
+    path("words/", include("lexicon.urls")),
+    path("games/", include("games.crosswords.urls")),
     path("", include("accounts.urls")),
 ]

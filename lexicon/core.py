@@ -160,7 +160,7 @@ class Lexicon:
         return f"<Lexicon of {self._count} words>"
 
     def __reduce__(self):
-        return (Lexicon.from_bytes, (self.to_bytes(),))
+        return (_from_bytes, (self.to_bytes(),))
 
     @property
     def node_count(self) -> int:
@@ -212,6 +212,11 @@ class Lexicon:
                 or any(first[n] > first[n + 1] for n in range(nodes))):
             raise LexiconFormatError("inconsistent node or edge tables")
         return cls(first, text, targets, n_final, count, root)
+
+
+def _from_bytes(data: bytes) -> Lexicon:
+    # A plain function, since some libraries (twisted) replace how bound methods pickle.
+    return Lexicon.from_bytes(data)
 
 
 def _build(words: list[str]) -> Lexicon:

@@ -1,0 +1,26 @@
+"""Forms of the word check page and dictionary requests (rules live in services)."""
+
+from django import forms
+
+from lexicon.models import Action, Lexicon
+
+
+class WordForm(forms.Form):
+    word = forms.CharField(
+        max_length=40, required=False, label="Word",
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "none",
+                                      "spellcheck": "false", "autofocus": True}),
+    )
+
+
+class RequestForm(forms.Form):
+    lexicon = forms.ModelChoiceField(
+        queryset=Lexicon.objects.filter(accepts_requests=True), to_field_name="code",
+        empty_label=None,
+    )
+    word = forms.CharField(max_length=40)
+    action = forms.ChoiceField(choices=Action.choices, widget=forms.RadioSelect)
+    reason = forms.CharField(
+        max_length=500, widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="Why should the moderators make this change? (a meaning, a source…)",
+    )

@@ -1,0 +1,24 @@
+"""Create the lexicon rows and precompile every lexicon's current version (idempotent)."""
+
+import time
+
+from django.core.management.base import BaseCommand, CommandError
+
+from lexicon import services, wordlists
+
+
+class Command(BaseCommand):
+    help = "Create the lexicon rows if missing and precompile each current version."
+
+    def handle(self, *args, **options):
+        try:
+            rows = services.ensure_lexicons()
+            for row in rows:
+                start = time.perf_counter()
+                lexicon = services.get_lexicon(row.code, row.current_version)
+                seconds = time.perf_counter() - start
+                if options["verbosity"] >= 1:
+                    self.stdout.write(f"{row.code:9} v{row.current_version:<4} {len(lexicon):7} words"
+                                      f"  ({seconds:.2f} s)")
+        except wordlists.WordListError as error:
+            raise CommandError(str(error)) from None

@@ -1,0 +1,348 @@
+"""Lexicon use cases: loading a lexicon version, word checks, requests and decisions.
+
+For game code::
+
+    from lexicon.services import current_version, get_lexicon
+    version = current_version("en")          # store it on the game when it starts
+    lex = get_lexicon("en", version)         # the same words for the whole game
+    lex = get_lexicon("wordgame")            # the current version
+
+``get_lexicon`` keeps loaded lexicons in a small per-process cache keyed by (code,
+version); ``current_version`` reads the database, so after an approval every process
+(web or worker) serves the new version at its next call, without a restart.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied
+from django.db import IntegrityError, transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from lexicon import core, frequency, wordlists
+from lexicon.models import Action, DictionaryRequest, Lexicon, Status, WordChange
+
+LEXICONS = wordlists.CATALOGUE
+UNION_PARTS = wordlists.UNIONS  # {"en": ("en-gb", "en-us")}
+MAX_OPEN_REQUESTS = 10
+MIN_LETTERS, MAX_LETTERS = 2, 15
+_WORD = re.compile(r"[a-z]+")
+_CACHE_SIZE = 12
+
+_loaded: "OrderedDict[tuple[str, int], core.Lexicon]" = OrderedDict()
+_load_lock = threading.Lock()
+
+
+# -- loading ---------------------------------------------------------------------
+
+
+def cache_dir() -> Path:
+    """Where precompiled lexicons are stored (shared by the processes of one machine)."""
+    return Path(getattr(settings, "VAR_DIR", settings.BASE_DIR / "var")) / "lexicon"
+
+
+def ensure_lexicons() -> list[Lexicon]:
+    """Create the lexicon rows that do not exist yet; never touches versions."""
+    rows = []
+    for position, (code, name, description, accepts) in enumerate(LEXICONS):
+        row, _ = Lexicon.objects.update_or_create(
+            code=code,
+            defaults={"name": name, "description": description,
+                      "accepts_requests": accepts, "position": position},
+        )
+        rows.append(row)
+    return rows
+
+
+def current_version(code: str) -> int:
+    """Return the current version of a lexicon (1 until a change is approved)."""
+    try:
+        return Lexicon.objects.values_list("current_version", flat=True).get(code=code)
+    except Lexicon.DoesNotExist:
+        if code in wordlists.CODES:
+            return 1  # rows not created yet: the shipped list
+        raise KeyError(f"unknown lexicon code {code!r}") from None
+
+
+def changes_up_to(code: str, version: int) -> tuple[frozenset[str], frozenset[str]]:
+    """Return (added, removed) relative to the shipped list, at ``version``."""
+    added: set[str] = set()
+    removed: set[str] = set()
+    rows = (WordChange.objects.filter(lexicon__code=code, version__lte=version)
+            .order_by("version").values_list("word", "action"))
+    for word, action in rows:
+        if action == Action.ADD:
+            added.add(word)
+            removed.discard(word)
+        else:
+            removed.add(word)
+            added.discard(word)
+    return frozenset(added), frozenset(removed)
+
+
+def get_lexicon(code: str, version: int | None = None) -> core.Lexicon:
+    """Return the Lexicon of ``code`` at ``version`` (default: the current version)."""
+    if code not in wordlists.CODES:
+        raise KeyError(f"unknown lexicon code {code!r}; known: {', '.join(wordlists.CODES)}")
+    if version is None:
+        version = current_version(code)
+    key = (code, version)
+    lexicon = _loaded.get(key)
+    if lexicon is not None:
+        return lexicon
+    if version < 1 or version > current_version(code):
+        raise ValueError(f"lexicon {code} has no version {version}")
+    with _load_lock:
+        lexicon = _loaded.get(key)
+        if lexicon is None:
+            added, removed = changes_up_to(code, version)
+            lexicon = wordlists.compile_lexicon(code, added, removed, cache_dir())
+            _loaded[key] = lexicon
+            while len(_loaded) > _CACHE_SIZE:
+                _loaded.popitem(last=False)
+    return lexicon
+
+
+def forget_loaded() -> None:
+    """Empty this process's cache of loaded lexicons (tests)."""
+    with _load_lock:
+        _loaded.clear()
+
+
+# -- word check ------------------------------------------------------------------
+
+
+def normalise_word(text: str) -> str:
+    return (text or "").strip().lower()
+
+
+@dataclass(frozen=True)
+class Presence:
+    """Whether a word is in one lexicon, and which request a player could make there."""
+
+    lexicon: Lexicon
+    present: bool
+
+    @property
+    def action(self) -> str | None:
+        if not self.lexicon.accepts_requests:
+            return None
+        return Action.REMOVE if self.present else Action.ADD
+
+
+def word_problem(word: str) -> str | None:
+    """Return why ``word`` cannot be a lexicon word, or None if its shape is fine."""
+    if not word:
+        return "Type a word."
+    if not _WORD.fullmatch(word):
+        return "Use the letters a to z only (no spaces, digits, hyphens or apostrophes)."
+    if not MIN_LETTERS <= len(word) <= MAX_LETTERS:
+        return f"A word has {MIN_LETTERS} to {MAX_LETTERS} letters; this one has {len(word)}."
+    return None
+
+
+def word_presence(word: str) -> list[Presence]:
+    """Return the word's presence in every lexicon (current versions), in display order."""
+    rows = list(Lexicon.objects.all()) or ensure_lexicons()
+    return [Presence(row, word in get_lexicon(row.code, row.current_version)) for row in rows]
+
+
+def lexicons_containing(word: str) -> list[str]:
+    """Return the codes of the lexicons whose current version holds ``word``."""
+    return [p.lexicon.code for p in word_presence(word) if p.present]
+
+
+# -- requests --------------------------------------------------------------------
+
+
+class RequestRefused(Exception):
+    """A request or decision that is not allowed; the message says why."""
+
+
+@transaction.atomic
+def request_change(*, player, lexicon_code: str, word: str, action: str,
+                   reason: str) -> tuple[DictionaryRequest, bool]:
+    """Ask for ``word`` to be added to or removed from a lexicon.
+
+    Returns (request, joined): an open request for the same change is joined (the
+    player becomes a supporter) instead of repeated.  Raises RequestRefused with the
+    reason, storing nothing, when the request is not allowed.
+    """
+    word = normalise_word(word)
+    reason = (reason or "").strip()
+    problem = word_problem(word)
+    if problem:
+        raise RequestRefused(problem)
+    if action not in Action.values:
+        raise RequestRefused("Choose whether to add or remove the word.")
+    if not reason:
+        raise RequestRefused("Give a reason, so that the moderators can decide.")
+    if len(reason) > 500:
+        raise RequestRefused("Keep the reason under 500 characters.")
+    try:
+        lexicon = Lexicon.objects.get(code=lexicon_code)
+    except Lexicon.DoesNotExist:
+        raise RequestRefused(f"There is no lexicon {lexicon_code!r}.") from None
+    if not lexicon.accepts_requests:
+        parts = " or ".join(UNION_PARTS.get(lexicon.code, ()))
+        raise RequestRefused(f"{lexicon.name} is made of other lexicons; ask for {parts} instead.")
+    # One player's requests are decided one at a time, so the open-request limit holds.
+    get_user_model().objects.select_for_update().get(pk=player.pk)
+
+    existing = (DictionaryRequest.objects.select_for_update()
+                .filter(lexicon=lexicon, word=word, action=action, status=Status.OPEN).first())
+    if existing is not None:
+        return _join(existing, player), True
+
+    present = word in get_lexicon(lexicon.code, lexicon.current_version)
+    if action == Action.ADD and present:
+        raise RequestRefused(f"“{word}” is already in {lexicon.name}.")
+    if action == Action.REMOVE and not present:
+        raise RequestRefused(f"“{word}” is not in {lexicon.name}, so it cannot be removed.")
+    open_count = DictionaryRequest.objects.filter(requester=player, status=Status.OPEN).count()
+    if open_count >= MAX_OPEN_REQUESTS:
+        raise RequestRefused(
+            f"You already have {open_count} open requests; wait for a decision on one of them."
+        )
+    try:
+        with transaction.atomic():
+            created = DictionaryRequest.objects.create(
+                requester=player, lexicon=lexicon, word=word, action=action, reason=reason
+            )
+    except IntegrityError:
+        # Another player opened the same request a moment ago: join theirs.
+        existing = DictionaryRequest.objects.select_for_update().get(
+            lexicon=lexicon, word=word, action=action, status=Status.OPEN
+        )
+        return _join(existing, player), True
+    return created, False
+
+
+def _join(request: DictionaryRequest, player) -> DictionaryRequest:
+    if request.requester_id == player.pk:
+        raise RequestRefused("You have already asked for this; it is waiting for a moderator.")
+    if request.supporters.filter(pk=player.pk).exists():
+        raise RequestRefused("You already support this request; it is waiting for a moderator.")
+    request.supporters.add(player)
+    return request
+
+
+# -- decisions -------------------------------------------------------------------
+
+
+def can_moderate(user) -> bool:
+    return bool(user and user.is_active and user.is_staff
+                and user.has_perm("lexicon.moderate_dictionaryrequest"))
+
+
+@transaction.atomic
+def request_decide(*, request_id: int, moderator, approve: bool,
+                   note: str = "") -> DictionaryRequest:
+    """Approve or reject an open request; an approval makes the lexicon's next version.
+
+    The request row is locked, so of two moderators deciding at the same moment the
+    second finds it decided and is refused: one decision, at most one change.
+    """
+    if not can_moderate(moderator):
+        raise PermissionDenied("Only moderators can decide dictionary requests.")
+    request = (DictionaryRequest.objects.select_for_update().select_related("lexicon")
+               .get(pk=request_id))
+    if request.status != Status.OPEN:
+        raise RequestRefused(
+            f"This request was already {request.get_status_display().lower()}"
+            f"{' by ' + str(request.moderator) if request.moderator_id else ''}."
+        )
+    now = timezone.now()
+    note = (note or "").strip()
+    if approve:
+        version = _apply(request, moderator=moderator, when=now, note=note)
+    request.status = Status.APPROVED if approve else Status.REJECTED
+    request.moderator = moderator
+    request.decided_at = now
+    request.moderator_note = note
+    request.save(update_fields=["status", "moderator", "decided_at", "moderator_note"])
+    _notify_decision(request, version if approve else None)
+    return request
+
+
+def requests_decide(*, request_ids, moderator, approve: bool,
+                    note: str = "") -> tuple[list[DictionaryRequest], list[str]]:
+    """Decide several requests, each in its own transaction; return (decided, problems)."""
+    decided, problems = [], []
+    for request_id in request_ids:
+        try:
+            decided.append(request_decide(request_id=request_id, moderator=moderator,
+                                          approve=approve, note=note))
+        except RequestRefused as refusal:
+            problems.append(f"#{request_id}: {refusal}")
+    return decided, problems
+
+
+def _apply(request: DictionaryRequest, *, moderator, when, note: str) -> int:
+    """Record the request's change as the lexicon's next version; return that version."""
+    lexicon = Lexicon.objects.select_for_update().get(pk=request.lexicon_id)
+    present = request.word in get_lexicon(lexicon.code, lexicon.current_version)
+    if present == (request.action == Action.ADD):
+        raise RequestRefused(
+            f"“{request.word}” is {'already' if present else 'no longer'} in {lexicon.name}; "
+            "reject the request instead."
+        )
+    version = _record_change(lexicon, request.word, request.action, moderator, when, request, note)
+    for union, parts in UNION_PARTS.items():
+        if lexicon.code in parts:
+            _follow_union(union, parts, request, moderator, when)
+    return version
+
+
+def _record_change(lexicon: Lexicon, word: str, action: str, moderator, when, request,
+                   note: str) -> int:
+    version = lexicon.current_version + 1
+    WordChange.objects.create(lexicon=lexicon, version=version, word=word, action=action,
+                              decided_by=moderator, decided_at=when, request=request, note=note)
+    lexicon.current_version = version
+    lexicon.save(update_fields=["current_version"])
+    return version
+
+
+def _follow_union(union_code: str, parts: tuple[str, ...], request, moderator, when) -> None:
+    """Keep a union lexicon equal to the union of its parts after a part changed."""
+    union = Lexicon.objects.select_for_update().filter(code=union_code).first()
+    if union is None:
+        return
+    # Only committed versions are loaded (and so cached): the changed part's new
+    # membership is known from the action, the other parts are read after the lock.
+    wanted = request.action == Action.ADD or any(
+        request.word in get_lexicon(code) for code in parts if code != request.lexicon.code
+    )
+    present = request.word in get_lexicon(union.code, union.current_version)
+    if wanted != present:
+        action = Action.ADD if wanted else Action.REMOVE
+        _record_change(union, request.word, action, moderator, when, request,
+                       f"follows {request.lexicon.code}")
+
+
+def _notify_decision(request: DictionaryRequest, version: int | None) -> None:
+    """Tell the requester and every supporter how their request was decided."""
+    from accounts.services import notify
+
+    verb = "add" if request.action == Action.ADD else "remove"
+    if version is None:
+        outcome = "was rejected"
+    else:
+        outcome = f"was approved: {request.lexicon.name} version {version}"
+    text = f"Your request to {verb} “{request.word}” ({request.lexicon.name}) {outcome}."
+    if request.moderator_note:
+        text += f" Moderator's note: {request.moderator_note}"
+    url = reverse("lexicon:my_requests")
+    players = [request.requester, *request.supporters.all()]
+    for player in players:
+        notify(user=player, kind="dictionary", text=text, url=url,
+               email_subject=f"Dictionary request: {request.word}", email_body=text)

@@ -1,0 +1,84 @@
+"""Word check, dictionary requests and the public changes log: thin views over services."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect, render
+
+from lexicon import frequency, services
+from lexicon.forms import RequestForm, WordForm
+from lexicon.models import Lexicon, WordChange
+
+
+def check(request):
+    """Type a word, see whether each lexicon has it and how common it is."""
+    form = WordForm(request.GET or None)
+    word = services.normalise_word(request.GET.get("word", ""))
+    context = {"form": form, "word": word, **_check_results(word)}
+    if request.htmx:
+        return render(request, "lexicon/check.html#results", context)
+    return render(request, "lexicon/check.html", context)
+
+
+def _check_results(word: str) -> dict:
+    if not word:
+        return {"problem": None, "presence": [], "band": None}
+    problem = services.word_problem(word)
+    if problem:
+        return {"problem": problem, "presence": [], "band": None}
+    return {"problem": None, "presence": services.word_presence(word),
+            "band": frequency.band(word), "zipf": frequency.zipf(word)}
+
+
+@login_required
+def request_change(request):
+    """Ask for a word to be added or removed; a duplicate of an open request joins it."""
+    done = None
+    if request.method == "POST":
+        form = RequestForm(request.POST)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                created, joined = services.request_change(
+                    player=request.user, lexicon_code=data["lexicon"].code, word=data["word"],
+                    action=data["action"], reason=data["reason"],
+                )
+            except services.RequestRefused as refusal:
+                form.add_error(None, str(refusal))
+            else:
+                done = created
+                text = (f"You now support the open request to {created.action} “{created.word}”."
+                        if joined else
+                        f"Your request to {created.action} “{created.word}” is waiting for a moderator.")
+                if not request.htmx:
+                    messages.success(request, text)
+                    return redirect("lexicon:my_requests")
+                done = {"request": created, "text": text}
+    else:
+        initial = {key: request.GET[key] for key in ("word", "action", "lexicon") if key in request.GET}
+        form = RequestForm(initial=initial)
+    context = {"form": form, "done": done}
+    if request.htmx:
+        return render(request, "lexicon/request.html#panel", context)
+    return render(request, "lexicon/request.html", context)
+
+
+@login_required
+def my_requests(request):
+    """The player's requests, and the ones they support, with statuses and notes."""
+    own = (request.user.dictionary_requests.select_related("lexicon", "moderator")
+           .prefetch_related("supporters"))
+    supported = (request.user.supported_dictionary_requests.select_related("lexicon", "requester"))
+    return render(request, "lexicon/my_requests.html", {"own": own, "supported": supported})
+
+
+def changes(request):
+    """Public log of approved changes, by lexicon and version."""
+    lexicons = list(Lexicon.objects.all())
+    chosen = request.GET.get("lexicon", "")
+    rows = WordChange.objects.select_related("lexicon", "decided_by").order_by("-decided_at", "-pk")
+    if chosen:
+        rows = rows.filter(lexicon__code=chosen)
+    return render(request, "lexicon/changes.html",
+                  {"lexicons": lexicons, "chosen": chosen, "rows": rows[:500]})

@@ -1,0 +1,305 @@
+"""Lexicon versions, dictionary requests and moderators' decisions, against PostgreSQL."""
+
+import threading
+
+import pytest
+from django.contrib.auth.models import Permission
+from django.core.exceptions import PermissionDenied
+from django.db import connection
+
+from accounts.models import Notification
+from lexicon import services
+from lexicon.models import DictionaryRequest, Lexicon, Status, WordChange
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def fresh_lexicon_cache():
+    """Each test starts from version 1 in a rolled-back database: forget loaded versions.
+
+    Transactional tests flush the tables, so the rows are created again (idempotent).
+    """
+    services.forget_loaded()
+    services.ensure_lexicons()
+    yield
+    services.forget_loaded()
+
+
+@pytest.fixture
+def moderator(make_user):
+    user = make_user("mod", is_staff=True)
+    user.user_permissions.add(Permission.objects.get(codename="moderate_dictionaryrequest"))
+    return user
+
+
+def ask(player, word="zorbing", action="add", code="common", reason="A sport."):
+    return services.request_change(player=player, lexicon_code=code, word=word,
+                                   action=action, reason=reason)
+
+
+# -- loading ---------------------------------------------------------------------
+
+
+def test_every_lexicon_loads_at_version_1():
+    """The five lexicons exist after migrate, at version 1, with their shipped words."""
+    assert [l.code for l in Lexicon.objects.all()] == ["en-gb", "en-us", "en", "common", "wordgame"]
+    for code in ("en-gb", "en-us", "en", "common", "wordgame"):
+        assert services.current_version(code) == 1
+        assert "cat" in services.get_lexicon(code)
+    assert "colour" in services.get_lexicon("en-gb") and "colour" not in services.get_lexicon("en-us")
+
+
+def test_get_lexicon_is_cached_per_process():
+    """The same (code, version) gives the same object without rebuilding."""
+    assert services.get_lexicon("common", 1) is services.get_lexicon("common")
+
+
+def test_unknown_code_and_version_are_refused():
+    """An unknown code or a version that does not exist yet raises."""
+    with pytest.raises(KeyError):
+        services.get_lexicon("klingon")
+    with pytest.raises(ValueError):
+        services.get_lexicon("common", 2)
+    with pytest.raises(ValueError):
+        services.get_lexicon("common", 0)
+
+
+# -- requests --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("word, action, code, reason, message", [
+    ("zor bing", "add", "common", "x", "letters a to z"),
+    ("zörbing", "add", "common", "x", "letters a to z"),
+    ("x", "add", "common", "x", "2 to 15 letters"),
+    ("abcdefghijklmnop", "add", "common", "x", "2 to 15 letters"),
+    ("", "add", "common", "x", "Type a word"),
+    ("cat", "add", "common", "x", "already in"),
+    ("zorbing", "remove", "common", "x", "not in"),
+    ("zorbing", "add", "common", "  ", "reason"),
+    ("zorbing", "add", "en", "x", "en-gb or en-us"),
+    ("zorbing", "add", "klingon", "x", "no lexicon"),
+    ("zorbing", "delete", "common", "x", "add or remove"),
+])
+def test_invalid_requests_are_refused_and_nothing_is_stored(make_user, word, action, code, reason, message):
+    """Every invalid request is refused with its reason and stores nothing."""
+    with pytest.raises(services.RequestRefused, match=message):
+        ask(make_user(), word=word, action=action, code=code, reason=reason)
+    assert DictionaryRequest.objects.count() == 0
+
+
+def test_request_is_normalised_and_stored(make_user):
+    """Case and surrounding spaces are forgiven; the request is open."""
+    player = make_user()
+    request, joined = ask(player, word="  Zorbing ")
+    assert not joined and request.word == "zorbing" and request.status == Status.OPEN
+    assert request.requester == player
+
+
+def test_remove_request_for_a_present_word(make_user):
+    """Removal may be asked only for a word the lexicon has."""
+    request, _ = ask(make_user(), word="cat", action="remove")
+    assert request.action == "remove"
+
+
+def test_at_most_ten_open_requests(make_user):
+    """The eleventh open request of one player is refused."""
+    player = make_user()
+    for n in range(10):
+        ask(player, word="zorb" + "abcdefghij"[n] * 2)
+    with pytest.raises(services.RequestRefused, match="10 open requests"):
+        ask(player, word="zorbing")
+    assert DictionaryRequest.objects.filter(requester=player).count() == 10
+
+
+def test_identical_request_joins_the_open_one(make_user):
+    """A second player asking for the same change becomes a supporter, not a duplicate."""
+    ann, bob, cat = make_user("ann"), make_user("bob"), make_user("cat")
+    first, joined_first = ask(ann)
+    second, joined = ask(bob, word="ZORBING")
+    third, _ = ask(cat)
+    assert not joined_first and joined and second == first == third
+    assert DictionaryRequest.objects.count() == 1
+    assert set(first.supporters.all()) == {bob, cat}
+
+
+def test_asking_twice_is_refused(make_user):
+    """The requester or a supporter asking again is told they already did."""
+    ann, bob = make_user("ann"), make_user("bob")
+    ask(ann)
+    ask(bob)
+    with pytest.raises(services.RequestRefused, match="already asked"):
+        ask(ann)
+    with pytest.raises(services.RequestRefused, match="already support"):
+        ask(bob)
+
+
+def test_same_word_other_lexicon_is_a_separate_request(make_user):
+    """Requests are per lexicon."""
+    ann, bob = make_user("ann"), make_user("bob")
+    a, _ = ask(ann, code="common")
+    b, joined = ask(bob, code="wordgame")
+    assert not joined and a != b
+
+
+# -- decisions -------------------------------------------------------------------
+
+
+def test_approval_bumps_version_and_games_keep_theirs(make_user, moderator):
+    """A game started before an approval keeps its version; one started after sees the word."""
+    before_version = services.current_version("common")
+    request, _ = ask(make_user())
+    services.request_decide(request_id=request.pk, moderator=moderator, approve=True, note="Fine.")
+    after_version = services.current_version("common")
+    assert after_version == before_version + 1
+    assert "zorbing" not in services.get_lexicon("common", before_version)
+    assert "zorbing" in services.get_lexicon("common", after_version)
+    assert "zorbing" in services.get_lexicon("common")
+    change = WordChange.objects.get()
+    assert (change.lexicon.code, change.version, change.word, change.action) == ("common", 2, "zorbing", "add")
+    assert change.decided_by == moderator and change.request == request and change.note == "Fine."
+    request.refresh_from_db()
+    assert request.status == Status.APPROVED and request.moderator == moderator
+    assert request.decided_at is not None and request.moderator_note == "Fine."
+
+
+def test_removal_takes_the_word_out_of_new_versions(make_user, moderator):
+    """An approved removal leaves old versions untouched."""
+    request, _ = ask(make_user(), word="cat", action="remove")
+    services.request_decide(request_id=request.pk, moderator=moderator, approve=True)
+    assert "cat" in services.get_lexicon("common", 1)
+    assert "cat" not in services.get_lexicon("common")
+
+
+def test_rejection_changes_nothing(make_user, moderator):
+    """A rejected request makes no version."""
+    request, _ = ask(make_user())
+    services.request_decide(request_id=request.pk, moderator=moderator, approve=False, note="No.")
+    assert services.current_version("common") == 1 and not WordChange.objects.exists()
+    request.refresh_from_db()
+    assert request.status == Status.REJECTED and request.moderator_note == "No."
+
+
+def test_decisions_are_final(make_user, moderator):
+    """A decided request cannot be decided again."""
+    request, _ = ask(make_user())
+    services.request_decide(request_id=request.pk, moderator=moderator, approve=False)
+    with pytest.raises(services.RequestRefused, match="already rejected"):
+        services.request_decide(request_id=request.pk, moderator=moderator, approve=True)
+    assert services.current_version("common") == 1
+
+
+def test_only_moderators_decide(make_user):
+    """Staff without the permission, and players, are refused."""
+    request, _ = ask(make_user())
+    for user in (make_user("staff", is_staff=True), make_user("player")):
+        with pytest.raises(PermissionDenied):
+            services.request_decide(request_id=request.pk, moderator=user, approve=True)
+    request.refresh_from_db()
+    assert request.status == Status.OPEN
+
+
+def test_requester_and_supporters_are_notified(make_user, moderator):
+    """Everyone who asked is told the decision and the note."""
+    ann, bob = make_user("ann"), make_user("bob")
+    request, _ = ask(ann)
+    ask(bob)
+    services.request_decide(request_id=request.pk, moderator=moderator, approve=True, note="Welcome.")
+    for player in (ann, bob):
+        (notification,) = Notification.objects.filter(user=player, kind="dictionary")
+        assert "zorbing" in notification.text and "approved" in notification.text
+        assert "Welcome." in notification.text and notification.url == "/words/requests/"
+
+
+def test_decided_request_can_be_asked_again(make_user, moderator):
+    """After a rejection, a new request for the same change opens a new row."""
+    request, _ = ask(make_user("ann"))
+    services.request_decide(request_id=request.pk, moderator=moderator, approve=False)
+    again, joined = ask(make_user("bob"))
+    assert not joined and again.pk != request.pk
+
+
+def test_bulk_decision_reports_each_problem(make_user, moderator):
+    """Bulk decisions decide what they can and name what they could not."""
+    a, _ = ask(make_user("ann"), word="zorbing")
+    b, _ = ask(make_user("bob"), word="zumbas")
+    services.request_decide(request_id=b.pk, moderator=moderator, approve=False)
+    decided, problems = services.requests_decide(request_ids=[a.pk, b.pk], moderator=moderator,
+                                                 approve=True, note="")
+    assert [r.pk for r in decided] == [a.pk] and len(problems) == 1 and f"#{b.pk}" in problems[0]
+    assert services.current_version("common") == 2
+
+
+def test_union_follows_its_parts(make_user, moderator):
+    """en stays the union of en-gb and en-us when either changes."""
+    request, _ = ask(make_user("ann"), word="zorbing", code="en-gb")
+    services.request_decide(request_id=request.pk, moderator=moderator, approve=True)
+    assert services.current_version("en-gb") == 2 and services.current_version("en") == 2
+    assert "zorbing" in services.get_lexicon("en") and "zorbing" not in services.get_lexicon("en-us")
+    # removing an American-only spelling from en-us takes it out of en as well
+    request, _ = ask(make_user("bob"), word="color", action="remove", code="en-us")
+    services.request_decide(request_id=request.pk, moderator=moderator, approve=True)
+    assert "color" not in services.get_lexicon("en")
+    # removing "colour" from en-gb alone: the word is in no part now
+    # removing "cat" from en-gb alone keeps it in en (en-us still has it)
+    request, _ = ask(make_user("cy"), word="cat", action="remove", code="en-gb")
+    services.request_decide(request_id=request.pk, moderator=moderator, approve=True)
+    assert "cat" in services.get_lexicon("en") and "cat" not in services.get_lexicon("en-gb")
+    assert services.current_version("en") == 3 and services.current_version("en-gb") == 3
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_moderators_deciding_at_once_make_one_decision(make_user, moderator):
+    """Two simultaneous approvals of one request give one decision and one change."""
+    other = make_user("mod2", is_staff=True)
+    other.user_permissions.add(Permission.objects.get(codename="moderate_dictionaryrequest"))
+    request, _ = ask(make_user("ann"))
+    services.get_lexicon("common")  # loaded beforehand, so both threads start together
+    barrier = threading.Barrier(2)
+    outcomes = []
+
+    def decide(user, approve):
+        try:
+            barrier.wait()
+            services.request_decide(request_id=request.pk, moderator=user, approve=approve)
+            outcomes.append("decided")
+        except services.RequestRefused:
+            outcomes.append("refused")
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=decide, args=(moderator, True)),
+               threading.Thread(target=decide, args=(other, True))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["decided", "refused"]
+    assert WordChange.objects.count() == 1
+    assert services.current_version("common") == 2
+    assert Notification.objects.filter(kind="dictionary").count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_players_asking_at_once_share_one_request(make_user):
+    """Simultaneous identical requests end as one request with one supporter."""
+    ann, bob = make_user("ann"), make_user("bob")
+    services.get_lexicon("common")
+    barrier = threading.Barrier(2)
+    results = []
+
+    def request_it(player):
+        try:
+            barrier.wait()
+            results.append(ask(player))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=request_it, args=(p,)) for p in (ann, bob)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(joined for _, joined in results) == [False, True]
+    (request,) = DictionaryRequest.objects.all()
+    assert request.supporters.count() == 1

@@ -1,0 +1,188 @@
+"""Word check page, requests, my requests, the changes log and admin moderation."""
+
+import pytest
+from django.contrib.auth.models import Permission
+
+from accounts.models import Notification
+from lexicon import services
+from lexicon.models import DictionaryRequest, Status, WordChange
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture(autouse=True)
+def fresh_lexicon_cache():
+    services.forget_loaded()
+    services.ensure_lexicons()
+    yield
+    services.forget_loaded()
+
+
+@pytest.fixture
+def player(client, make_user):
+    user = make_user("ann")
+    client.force_login(user)
+    return user
+
+
+@pytest.fixture
+def moderator(make_user):
+    user = make_user("mod", is_staff=True)
+    user.user_permissions.add(Permission.objects.get(codename="moderate_dictionaryrequest"))
+    return user
+
+
+def test_check_page_shows_each_lexicon(client):
+    """The page lists every lexicon with yes/no and the frequency band."""
+    page = client.get("/words/?word=Colour").content.decode()
+    assert 'data-lexicon="en-gb" data-present="yes"' in page
+    assert 'data-lexicon="en-us" data-present="no"' in page
+    assert 'data-lexicon="en" data-present="yes"' in page
+    assert "common" in page and "<html" in page
+
+
+def test_check_partial_for_htmx(client):
+    """An htmx request gets only the results fragment."""
+    response = client.get("/words/?word=cat", **HTMX)
+    html = response.content.decode()
+    assert "<html" not in html and 'data-word-check="cat"' in html and "data-band" in html
+
+
+def test_check_explains_bad_words(client):
+    """Typing something that cannot be a word says why."""
+    html = client.get("/words/?word=ab1", **HTMX).content.decode()
+    assert "data-word-problem" in html and "letters a to z" in html
+
+
+def test_anonymous_sees_no_request_links(client):
+    """Only signed-in players are offered to ask for a change."""
+    html = client.get("/words/?word=zorbing").content.decode()
+    assert "Ask to add" not in html and "Log in" in html
+
+
+def test_signed_in_player_is_offered_the_right_action(client, player):
+    """Absent words can be asked to be added, present ones removed; en takes none."""
+    html = client.get("/words/?word=colour").content.decode()
+    assert "lexicon=en-us&amp;action=add" in html and "lexicon=en-gb&amp;action=remove" in html
+    assert "lexicon=en&amp;" not in html
+
+
+def test_request_form_prefilled(client, player):
+    """The htmx request panel comes pre-filled from the link."""
+    html = client.get("/words/request/?word=zorbing&lexicon=common&action=add", **HTMX).content.decode()
+    assert "data-request-panel" in html and 'value="zorbing"' in html and "<html" not in html
+
+
+def test_request_post_creates_and_redirects(client, player):
+    """A valid request is stored; without htmx the player lands on My requests."""
+    response = client.post("/words/request/", {"lexicon": "common", "word": "zorbing",
+                                               "action": "add", "reason": "A sport."})
+    assert response.status_code == 302 and response["Location"] == "/words/requests/"
+    request = DictionaryRequest.objects.get()
+    assert request.requester == player and request.word == "zorbing"
+    page = client.get("/words/requests/").content.decode()
+    assert "zorbing" in page and 'data-status="open"' in page
+
+
+def test_request_post_htmx_refusal_shows_reason(client, player):
+    """A refused request shows the reason in the panel and stores nothing."""
+    html = client.post("/words/request/", {"lexicon": "common", "word": "cat", "action": "add",
+                                           "reason": "x"}, **HTMX).content.decode()
+    assert "already in" in html and "data-request-panel" in html
+    assert not DictionaryRequest.objects.exists()
+
+
+def test_request_post_htmx_join(client, player, make_user):
+    """Asking for an open change says the player now supports it."""
+    services.request_change(player=make_user("bob"), lexicon_code="common", word="zorbing",
+                            action="add", reason="A sport.")
+    html = client.post("/words/request/", {"lexicon": "common", "word": "zorbing", "action": "add",
+                                           "reason": "Me too."}, **HTMX).content.decode()
+    assert "data-request-done" in html and "support" in html
+
+
+def test_request_needs_login(client):
+    """Anonymous visitors are sent to log in."""
+    response = client.post("/words/request/", {"lexicon": "common", "word": "zorbing",
+                                               "action": "add", "reason": "x"})
+    assert response.status_code == 302 and "login" in response["Location"]
+    assert not DictionaryRequest.objects.exists()
+
+
+def test_changes_log_lists_approved_changes(client, make_user, moderator):
+    """The public log shows each approved change with its lexicon and version."""
+    request, _ = services.request_change(player=make_user("bob"), lexicon_code="common",
+                                         word="zorbing", action="add", reason="x")
+    services.request_decide(request_id=request.pk, moderator=moderator, approve=True)
+    html = client.get("/words/changes/").content.decode()
+    assert 'data-change="common-2"' in html and "zorbing" in html
+    assert "zorbing" not in client.get("/words/changes/?lexicon=en-gb").content.decode()
+
+
+# -- admin -----------------------------------------------------------------------
+
+
+def open_request(make_user, word="zorbing"):
+    request, _ = services.request_change(player=make_user(), lexicon_code="common", word=word,
+                                         action="add", reason="A sport.")
+    return request
+
+
+def test_queue_shows_moderation_columns(client, make_user, moderator):
+    """The queue shows supporters, frequency band and which lexicons have the word."""
+    open_request(make_user)
+    client.force_login(moderator)
+    html = client.get("/admin/lexicon/dictionaryrequest/?status__exact=open").content.decode()
+    assert "zorbing" in html and "rare" in html and "Approve selected" in html
+
+
+def test_bulk_approve_with_note(client, make_user, moderator):
+    """Approving selected requests asks for a note, then decides each one."""
+    a, b = open_request(make_user, "zorbing"), open_request(make_user, "zumbas")
+    client.force_login(moderator)
+    url = "/admin/lexicon/dictionaryrequest/"
+    page = client.post(url, {"action": "approve_selected", "_selected_action": [a.pk, b.pk]})
+    assert page.status_code == 200 and b"Note" in page.content
+    done = client.post(url, {"action": "approve_selected", "_selected_action": [a.pk, b.pk],
+                             "confirm": "1", "note": "Both fine."})
+    assert done.status_code == 302
+    assert set(DictionaryRequest.objects.values_list("status", flat=True)) == {Status.APPROVED}
+    assert WordChange.objects.count() == 2 and services.current_version("common") == 3
+    assert Notification.objects.filter(kind="dictionary", text__contains="Both fine.").count() == 2
+
+
+def test_single_decision_page(client, make_user, moderator):
+    """One request can be rejected from its Decide page, with a note."""
+    request = open_request(make_user)
+    client.force_login(moderator)
+    url = f"/admin/lexicon/dictionaryrequest/{request.pk}/decide/"
+    assert client.get(url).status_code == 200
+    assert client.post(url, {"reject": "Reject", "note": "Not a word."}).status_code == 302
+    request.refresh_from_db()
+    assert request.status == Status.REJECTED and request.moderator_note == "Not a word."
+
+
+def test_non_staff_cannot_moderate(client, make_user, player):
+    """A signed-in player gets no admin and no decision."""
+    request = open_request(make_user)
+    assert client.get("/admin/lexicon/dictionaryrequest/").status_code == 302
+    client.post(f"/admin/lexicon/dictionaryrequest/{request.pk}/decide/", {"approve": "1"})
+    client.post("/admin/lexicon/dictionaryrequest/", {"action": "approve_selected",
+                                                      "_selected_action": [request.pk],
+                                                      "confirm": "1"})
+    request.refresh_from_db()
+    assert request.status == Status.OPEN
+
+
+def test_staff_without_permission_cannot_decide(client, make_user):
+    """Staff lacking the moderation permission are refused."""
+    request = open_request(make_user)
+    client.force_login(make_user("staff", is_staff=True))
+    assert client.get(f"/admin/lexicon/dictionaryrequest/{request.pk}/decide/").status_code == 403
+    client.post("/admin/lexicon/dictionaryrequest/", {"action": "approve_selected",
+                                                      "_selected_action": [request.pk],
+                                                      "confirm": "1"})
+    request.refresh_from_db()
+    assert request.status == Status.OPEN
