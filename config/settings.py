@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "axes",
     "accounts",
     "games",
+    "games.hunts",
     "lexicon",
 ]
 
@@ -154,6 +155,7 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # beat tick is harmless.
 CELERY_BEAT_SCHEDULE = {
     "presence-sweep": {"task": "accounts.tasks.sweep_presence", "schedule": 30.0},
+    "hunts-sweep": {"task": "games.hunts.tasks.sweep", "schedule": 10.0},
 }
 
 # --- Auth -----------------------------------------------------------------------------

@@ -1,0 +1,98 @@
+"""Everything a hunt use case announces or schedules, queued to run after its commit.
+
+Services call these inside their transaction; nothing is sent or scheduled for a change
+that rolls back, and a task never starts before the rows it reads are committed.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from config.realtime import broadcast
+
+LOBBY_GROUP = "hunts.lobby"
+
+
+def table_group(table_id: int) -> str:
+    """Every socket open on one table: players and watchers."""
+    return f"hunts.table.{table_id}"
+
+
+def player_group(table_id: int, user_id: int) -> str:
+    """Every tab one player has open on one table."""
+    return f"hunts.table.{table_id}.user.{user_id}"
+
+
+def _send_lobby() -> None:
+    from games.hunts import selectors
+
+    html = render_to_string("hunts/_lobby_tables.html", {"tables": selectors.open_tables()})
+    broadcast(LOBBY_GROUP, {"type": "lobby.tables", "html": html})
+
+
+def lobby_changed() -> None:
+    transaction.on_commit(_send_lobby)
+
+
+def table_changed(table_id: int) -> None:
+    transaction.on_commit(lambda: broadcast(table_group(table_id), {"type": "table.changed"}))
+
+
+def watchers_changed(table_id: int) -> None:
+    def send() -> None:
+        from games.hunts import selectors
+
+        broadcast(table_group(table_id), {"type": "table.watchers", "count": selectors.watcher_count(table_id)})
+
+    transaction.on_commit(send)
+
+
+def round_started(game_round, bots: list[tuple[int, str]]) -> None:
+    """Tell the table, and schedule the round's end and its bots' first turns."""
+    from games.hunts import tasks
+    from games.hunts.services.bots import first_turn_delay
+
+    round_id, table_id, deadline = game_round.pk, game_round.table_id, game_round.deadline
+    starts_at = game_round.starts_at
+
+    def after_commit() -> None:
+        tasks.end_round.apply_async((round_id,), eta=deadline)
+        for user_id, strength in bots:
+            wait = max(0.0, (starts_at - timezone.now()).total_seconds()) + first_turn_delay(strength)
+            tasks.bot_turn.apply_async((round_id, user_id), countdown=wait)
+        broadcast(table_group(table_id), {"type": "table.changed"})
+
+    transaction.on_commit(after_commit)
+    lobby_changed()
+
+
+def word_found(game_round, user, *, word: str, points: int, path, bonuses) -> None:
+    """Rampage: everyone sees the find. Classic: everyone sees the count, the finder the word."""
+    from games.hunts.models import FoundWord, Game
+
+    table_id = game_round.table_id
+    found = {
+        "type": "round.found", "round_id": game_round.pk, "word": word, "points": points,
+        "user_id": user.pk, "name": user.shown_name, "bonuses": list(bonuses),
+        "path": [list(square) for square in path],
+    }
+    if game_round.game == Game.RAMPAGE:
+        transaction.on_commit(lambda: broadcast(table_group(table_id), found))
+        return
+    count = FoundWord.objects.filter(round=game_round, user_id=user.pk).count()
+    counted = {"type": "round.count", "round_id": game_round.pk, "user_id": user.pk, "count": count}
+
+    def send() -> None:
+        broadcast(player_group(table_id, user.pk), {**found, "type": "round.mine"})
+        broadcast(table_group(table_id), counted)
+
+    transaction.on_commit(send)
+
+
+def round_ended(game_round) -> None:
+    table_id = game_round.table_id
+    message = {"type": "round.ended", "round_id": game_round.pk, "results_url": game_round.get_absolute_url()}
+    transaction.on_commit(lambda: broadcast(table_group(table_id), message))
+    lobby_changed()

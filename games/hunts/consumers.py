@@ -1,0 +1,122 @@
+"""Hunt sockets: the live lobby and a table (players submit; watchers only see).
+
+Thin: they authenticate, parse, call a service or selector, and send.
+"""
+
+from __future__ import annotations
+
+from channels.db import database_sync_to_async
+from django.template.loader import render_to_string
+
+from config.websocket import JsonMessageConsumer, MessageRefused
+from games.hunts import selectors, services
+from games.hunts.broadcasts import LOBBY_GROUP, player_group, table_group
+
+
+class LobbyConsumer(JsonMessageConsumer):
+    message_types = frozenset({"ping"})
+
+    async def connect(self):
+        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        await self.accept()
+        await self.send_json({"type": "lobby.tables", "html": await database_sync_to_async(_lobby_html)()})
+
+    async def disconnect(self, code):
+        await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+
+    async def on_ping(self, message):
+        await self.send_json({"type": "pong"})
+
+    async def lobby_tables(self, event):
+        await self.send_json(event)
+
+
+def _lobby_html() -> str:
+    return render_to_string("hunts/_lobby_tables.html", {"tables": selectors.open_tables()})
+
+
+class TableConsumer(JsonMessageConsumer):
+    """``/ws/hunts/<table_id>/``: the table's state on connect, live events after."""
+
+    message_types = frozenset({"submit", "start", "ping", "state"})
+    max_message_bytes = 2048
+    # Drags can come quickly; the per-player limit in round_submit is the real guard.
+    rate_burst = 12
+    rate_per_second = 5.0
+
+    async def connect(self):
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.groups_joined = [table_group(self.table_id)]
+        if self.user is not None and self.user.is_authenticated:
+            self.groups_joined.append(player_group(self.table_id, self.user.pk))
+        state = await database_sync_to_async(selectors.table_state)(self.table_id, self.user)
+        if state is None:
+            await self.close(code=4404)
+            return
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+        await self.accept()
+        await database_sync_to_async(services.connection_open)(
+            table_id=self.table_id, channel_name=self.channel_name, user=self.user
+        )
+        await self.send_json(state)
+
+    async def disconnect(self, code):
+        for group in getattr(self, "groups_joined", ()):
+            await self.channel_layer.group_discard(group, self.channel_name)
+        if hasattr(self, "table_id"):
+            await database_sync_to_async(services.connection_close)(channel_name=self.channel_name)
+
+    # -- from the client ---------------------------------------------------------
+
+    async def on_submit(self, message):
+        round_id = message.get("round_id")
+        if type(round_id) is not int:
+            raise MessageRefused("A submission names its round.")
+        path = message.get("path")
+        word = message.get("word")
+        result = await database_sync_to_async(services.round_submit)(
+            round_id=round_id, user=self.user, word=word if path is None else None, path=path
+        )
+        reply = result.as_message()
+        if "id" in message and isinstance(message["id"], (int, str)):
+            reply["id"] = message["id"]
+        await self.send_json(reply)
+
+    async def on_start(self, message):
+        try:
+            await database_sync_to_async(services.round_start)(table_id=self.table_id, by=self.user)
+        except services.HuntError as refused:
+            raise MessageRefused(refused.reason) from None
+
+    async def on_ping(self, message):
+        await database_sync_to_async(services.connection_touch)(channel_name=self.channel_name)
+        await self.send_json({"type": "pong"})
+
+    async def on_state(self, message):
+        await self._send_state()
+
+    # -- from the services ---------------------------------------------------------
+
+    async def _send_state(self):
+        state = await database_sync_to_async(selectors.table_state)(self.table_id, self.user)
+        if state is not None:
+            await self.send_json(state)
+
+    async def table_changed(self, event):
+        await self._send_state()
+
+    async def table_watchers(self, event):
+        await self.send_json(event)
+
+    async def round_found(self, event):
+        await self.send_json(event)
+
+    async def round_mine(self, event):
+        await self.send_json(event)
+
+    async def round_count(self, event):
+        await self.send_json(event)
+
+    async def round_ended(self, event):
+        await self.send_json(event)

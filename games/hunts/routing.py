@@ -1,0 +1,10 @@
+"""Websocket routes of the hunts, included by config/routing.py."""
+
+from django.urls import path
+
+from . import consumers
+
+websocket_urlpatterns = [
+    path("ws/hunts/lobby/", consumers.LobbyConsumer.as_asgi()),
+    path("ws/hunts/<int:table_id>/", consumers.TableConsumer.as_asgi()),
+]

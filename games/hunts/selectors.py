@@ -1,0 +1,194 @@
+"""Reads for hunt pages and sockets: the lobby, a table's live state, results, history."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.db.models import Prefetch, Sum
+from django.utils import timezone
+
+from games.engine import hunt
+from games.engine.tiles import LETTER_VALUES
+from games.hunts.models import (
+    FoundWord, Game, HuntRound, HuntSeat, HuntTable, RoundPlayer, RoundStatus, TableConnection, TableStatus,
+)
+from games.hunts.services.rounds import board_of, path_from_text
+
+LOBBY_MAX_AGE = timedelta(hours=12)
+
+
+def _ms(moment) -> int:
+    return int(moment.timestamp() * 1000)
+
+
+def active_seats(table_id: int) -> list[HuntSeat]:
+    return list(HuntSeat.objects.filter(table_id=table_id, left_at__isnull=True).select_related("user"))
+
+
+def watcher_count(table_id: int) -> int:
+    """Open sockets of people not seated: each anonymous socket, each signed-in person once."""
+    seated = set(HuntSeat.objects.filter(table_id=table_id, left_at__isnull=True).values_list("user_id", flat=True))
+    anonymous = 0
+    people = set()
+    for user_id in TableConnection.objects.filter(table_id=table_id).values_list("user_id", flat=True):
+        if user_id is None:
+            anonymous += 1
+        elif user_id not in seated:
+            people.add(user_id)
+    return anonymous + len(people)
+
+
+def open_tables() -> list[HuntTable]:
+    """Tables of the lobby, newest first, with their seats and watcher counts."""
+    tables = list(
+        HuntTable.objects.exclude(status=TableStatus.CLOSED)
+        .filter(created_at__gte=timezone.now() - LOBBY_MAX_AGE)
+        .select_related("host")
+        .prefetch_related(Prefetch("seats", queryset=HuntSeat.objects.filter(left_at__isnull=True)
+                                   .select_related("user"), to_attr="seated"))[:50]
+    )
+    watchers = defaultdict(int)
+    for table in tables:
+        watchers[table.pk] = watcher_count(table.pk)
+        table.watchers = watchers[table.pk]
+        table.free_seats = table.seat_count - len(table.seated)
+    return tables
+
+
+def current_round(table_id: int) -> HuntRound | None:
+    return HuntRound.objects.filter(table_id=table_id).order_by("-number").first()
+
+
+def table_state(table_id: int, user) -> dict | None:
+    """Everything a socket needs to draw a table for ``user`` (a player or a watcher).
+
+    In Classic a player sees only their own words, and everyone's word counts.
+    """
+    table = HuntTable.objects.select_related("host").filter(pk=table_id).first()
+    if table is None:
+        return None
+    user_id = user.pk if user is not None and user.is_authenticated else None
+    seats = sorted(active_seats(table_id), key=lambda seat: seat.position)
+    game_round = current_round(table_id)
+    state = {
+        "type": "state",
+        "server_now": _ms(timezone.now()),
+        "table": {
+            "id": table.pk, "game": table.game, "game_name": table.get_game_display(), "size": table.size,
+            "lexicon": table.get_lexicon_code_display(), "round_seconds": table.round_seconds,
+            "seat_count": table.seat_count, "ranked": table.ranked, "status": table.status,
+            "host_id": table.host_id, "host": table.host.shown_name,
+        },
+        "me": {
+            "user_id": user_id,
+            "seated": any(seat.user_id == user_id for seat in seats),
+            "is_host": user_id is not None and user_id == table.host_id,
+        },
+        "seats": [
+            {"position": seat.position, "user_id": seat.user_id, "name": seat.user.shown_name,
+             "bot": seat.bot_strength, "score": 0, "count": 0}
+            for seat in seats
+        ],
+        "watchers": watcher_count(table_id),
+        "round": None,
+    }
+    if game_round is None:
+        return state
+    state["round"] = round_state(game_round, user_id)
+    players = {p["user_id"]: p for p in state["round"]["players"]}
+    for seat in state["seats"]:
+        seat.update({k: players[seat["user_id"]][k] for k in ("score", "count")} if seat["user_id"] in players else {})
+    return state
+
+
+def round_state(game_round: HuntRound, user_id: int | None) -> dict:
+    board = board_of(game_round.board)
+    finished = game_round.status == RoundStatus.FINISHED
+    players = list(game_round.players.select_related("user"))
+    words = list(game_round.found_words.select_related("user"))
+    rampage = game_round.game == Game.RAMPAGE
+    totals = defaultdict(int)
+    counts = defaultdict(int)
+    for found in words:
+        counts[found.user_id] += 1
+        totals[found.user_id] += found.points
+    visible = [f for f in words if rampage or finished or f.user_id == user_id]
+    return {
+        "id": game_round.pk,
+        "number": game_round.number,
+        "status": game_round.status,
+        "size": board.size,
+        "faces": [list(row) for row in board.faces],
+        "values": [[sum(LETTER_VALUES[letter] for letter in face) for face in row] for row in board.faces],
+        "bonuses": {f"{r},{c}": kind for (r, c), kind in board.bonuses.items()},
+        "min_length": game_round.min_length,
+        "starts_at": _ms(game_round.starts_at),
+        "deadline": _ms(game_round.deadline),
+        "results_url": game_round.get_absolute_url(),
+        "players": [
+            {"user_id": p.user_id, "name": p.user.shown_name,
+             "score": p.score if finished else (totals[p.user_id] if rampage else 0),
+             "count": p.word_count if finished else counts[p.user_id]}
+            for p in players
+        ],
+        "found": [
+            {"word": f.word, "points": f.points, "user_id": f.user_id, "name": f.user.shown_name,
+             "bonuses": f.bonuses.split(), "path": [list(sq) for sq in path_from_text(board, f.path)]}
+            for f in visible
+        ],
+    }
+
+
+@dataclass
+class PlayerResult:
+    player: RoundPlayer
+    words: list[FoundWord]
+
+
+def round_results(round_id: int) -> dict | None:
+    """A finished round's breakdown: per player every word, points, bonuses, crossings-off."""
+    game_round = HuntRound.objects.select_related("table").filter(pk=round_id).first()
+    if game_round is None:
+        return None
+    players = list(game_round.players.select_related("user").order_by("placing", "position"))
+    words = defaultdict(list)
+    for found in game_round.found_words.order_by("-points", "word"):
+        words[found.user_id].append(found)
+    classic = game_round.game == Game.CLASSIC
+    by_words = sorted(players, key=lambda p: (-p.word_count, p.position)) if classic else []
+    by_points = sorted(players, key=lambda p: (-p.computer_points, p.position)) if classic else []
+    return {
+        "round": game_round,
+        "board": board_of(game_round.board),
+        "classic": classic,
+        "results": [PlayerResult(player=p, words=words[p.user_id]) for p in players],
+        "common": sorted({f.word for fs in words.values() for f in fs if f.crossed_off}),
+        "by_words": by_words,
+        "by_points": by_points,
+        "missed": game_round.missed_words,
+        "finished": game_round.status == RoundStatus.FINISHED,
+    }
+
+
+def recent_rounds(user, limit: int = 10) -> list[RoundPlayer]:
+    """A player's latest finished rounds, newest first."""
+    return list(
+        RoundPlayer.objects.filter(user=user, round__status=RoundStatus.FINISHED)
+        .select_related("round", "round__table")
+        .order_by("-round__ended_at")[:limit]
+    )
+
+
+def hunt_totals(user) -> dict:
+    played = RoundPlayer.objects.filter(user=user, round__status=RoundStatus.FINISHED)
+    return {
+        "rounds": played.count(),
+        "wins": played.filter(is_winner=True).count(),
+        "points": played.aggregate(total=Sum("score"))["total"] or 0,
+    }
+
+
+def rules_of(game_round: HuntRound) -> hunt.HuntRules:
+    return hunt.rules_for(game_round.game, game_round.size)

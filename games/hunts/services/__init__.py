@@ -1,0 +1,18 @@
+"""Hunt use cases: the only code that changes tables, seats, rounds and found words.
+
+People (views, consumers), bots and the deadline sweep all call these; each use case is
+one transaction, and its broadcasts and follow-up tasks are queued after commit
+(``games.hunts.broadcasts``).
+"""
+
+from .connections import connection_close, connection_open, connection_sweep, connection_touch
+from .errors import HuntError
+from .rounds import SubmitResult, round_end, round_start, round_submit, rounds_sweep
+from .tables import table_add_bot, table_create, table_join, table_leave
+
+__all__ = [
+    "HuntError", "SubmitResult",
+    "connection_close", "connection_open", "connection_sweep", "connection_touch",
+    "round_end", "round_start", "round_submit", "rounds_sweep",
+    "table_add_bot", "table_create", "table_join", "table_leave",
+]

@@ -1,0 +1,105 @@
+"""Hunt bots: pick words from the solver at a human pace and submit them like people do.
+
+A bot's plan for a round is the board's words in the order its strength prefers: easy
+bots look for short, common words (word frequency), hard bots for long, high-scoring
+ones. Each turn it submits the next word of its plan nobody has taken, through
+``round_submit``, and says when its next turn is.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from datetime import datetime
+from functools import lru_cache
+
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from games.engine import hunt
+from games.hunts.models import FoundWord, Game, HuntRound, RoundStatus
+from lexicon.frequency import zipf
+from lexicon.services import get_lexicon
+
+from .rounds import board_of, round_submit
+
+
+@dataclass(frozen=True)
+class BotProfile:
+    pace: tuple[float, float]  # seconds between submissions, low and high
+    min_zipf: float  # words rarer than this are beyond the bot
+    max_letters: int
+    weight_points: float  # 0: most common first; 1: most points first
+    first_turn: float  # seconds after the board shows
+
+
+PROFILES = {
+    "easy": BotProfile(pace=(6.0, 11.0), min_zipf=3.3, max_letters=5, weight_points=0.0, first_turn=5.0),
+    "medium": BotProfile(pace=(3.5, 7.0), min_zipf=2.0, max_letters=8, weight_points=0.5, first_turn=3.0),
+    "hard": BotProfile(pace=(1.8, 4.0), min_zipf=0.0, max_letters=16, weight_points=1.0, first_turn=1.5),
+}
+
+
+def first_turn_delay(strength: str) -> float:
+    return PROFILES[strength].first_turn
+
+
+def _points(game_round: HuntRound, board: hunt.Board, word: str, path: hunt.Path) -> int:
+    if game_round.game == Game.RAMPAGE:
+        return hunt.score_rampage(board, path)
+    return hunt.classic_points(word)
+
+
+@lru_cache(maxsize=256)
+def _plan(round_id: int, board_text: str, game: str, code: str, version: int, min_length: int,
+          seed: str, strength: str, user_id: int) -> tuple[str, ...]:
+    profile = PROFILES[strength]
+    board = board_of(board_text)
+    on_board = hunt.solve(board, get_lexicon(code, version), min_length)
+    rng = random.Random(f"{seed}:{user_id}")
+    scored = []
+    for word, path in on_board.items():
+        frequency = zipf(word)
+        if frequency < profile.min_zipf or len(word) > profile.max_letters:
+            continue
+        points = hunt.score_rampage(board, path) if game == Game.RAMPAGE else hunt.classic_points(word)
+        # Blend commonness (0–8 Zipf) and points, plus noise so bots differ.
+        key = (1 - profile.weight_points) * frequency + profile.weight_points * points + rng.uniform(0, 1.5)
+        scored.append((-key, word))
+    scored.sort()
+    return tuple(word for _, word in scored)
+
+
+def bot_play(*, round_id: int, user_id: int, now: datetime | None = None) -> float | None:
+    """One bot turn: submit the next word of the plan; seconds until the next turn, or None.
+
+    None means the bot stops: the round is over or its plan is spent.
+    """
+    now = now or timezone.now()
+    game_round = HuntRound.objects.filter(pk=round_id).first()
+    if game_round is None or game_round.status != RoundStatus.PLAYING or now >= game_round.deadline:
+        return None
+    player = game_round.players.filter(user_id=user_id).exclude(bot_strength="").first()
+    if player is None:
+        return None
+    profile = PROFILES[player.bot_strength]
+    plan = _plan(game_round.pk, game_round.board, game_round.game, game_round.lexicon_code,
+                 game_round.lexicon_version, game_round.min_length, game_round.seed,
+                 player.bot_strength, user_id)
+    found = FoundWord.objects.filter(round=game_round)
+    if game_round.game == Game.CLASSIC:
+        found = found.filter(user_id=user_id)
+    taken = set(found.values_list("word", flat=True))
+    rng = random.Random(f"{game_round.seed}:{user_id}:{len(taken)}")
+    if now >= game_round.starts_at:
+        word = next((w for w in plan if w not in taken), None)
+        if word is None:
+            return None
+        bot = get_user_model().objects.get(pk=user_id)
+        board = board_of(game_round.board)
+        path = hunt.find_path(board, word)
+        round_submit(round_id=round_id, user=bot, path=[list(square) for square in path], now=now)
+    wait = rng.uniform(*profile.pace)
+    if (game_round.deadline - now).total_seconds() <= wait:
+        return None
+    return wait

@@ -1,0 +1,328 @@
+"""Round use cases: start a round, submit a word, end a round (RULES §1, §2).
+
+Time is the server's: a round stores when its board shows (after the 3-2-1) and its
+deadline; a submission is judged against them, and ``round_end`` is scheduled for the
+deadline. ``round_end`` is idempotent, and ``rounds_sweep`` ends any round whose task
+was lost.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from functools import lru_cache
+
+from django.core.cache import cache
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games.engine import hunt
+from games.hunts import broadcasts
+from games.hunts.models import (
+    FoundWord, Game, HuntRound, HuntTable, RoundPlayer, RoundStatus, TableStatus,
+)
+from lexicon.services import current_version, get_lexicon
+
+from .errors import HuntError
+
+COUNTDOWN = timedelta(seconds=3)  # the 3-2-1 before the board shows
+MAX_WORD_LETTERS = 25
+# Per player, across all their tabs: at most this many submissions per window.
+SUBMIT_LIMIT = 8
+SUBMIT_WINDOW_SECONDS = 2
+MISSED_WORDS_KEPT = 200
+_WORD = re.compile(r"[a-z]+")
+
+
+@lru_cache(maxsize=512)
+def board_of(text: str) -> hunt.Board:
+    """The board stored as ``text`` (parsed once per process)."""
+    return hunt.Board.from_text(text)
+
+
+def path_to_text(board: hunt.Board, path: hunt.Path) -> str:
+    return ",".join(str(row * board.size + col) for row, col in path)
+
+
+def path_from_text(board: hunt.Board, text: str) -> hunt.Path:
+    return tuple(divmod(int(i), board.size) for i in text.split(",") if i)
+
+
+# --------------------------------------------------------------------------- start
+
+
+@transaction.atomic
+def round_start(*, table_id: int, by, now: datetime | None = None) -> HuntRound:
+    """The host starts a round: a new board, the 3-2-1, then ``round_seconds`` of play."""
+    now = now or timezone.now()
+    try:
+        table = HuntTable.objects.select_for_update().get(pk=table_id)
+    except HuntTable.DoesNotExist:
+        raise HuntError("No such table.") from None
+    if table.host_id != by.pk:
+        raise HuntError("Only the host starts a round.")
+    if table.status == TableStatus.CLOSED:
+        raise HuntError("This table is closed.")
+    if table.rounds.filter(status=RoundStatus.PLAYING).exists():
+        raise HuntError("A round is already in progress.")
+    seats = list(table.seats.filter(left_at__isnull=True).order_by("position"))
+    if len(seats) < 2:
+        raise HuntError("A round needs at least two seated players (bots count).")
+    rules = hunt.rules_for(table.game, table.size)
+    code = table.lexicon_code if table.game == Game.RAMPAGE else "en"
+    version = current_version(code)
+    seed = secrets.token_hex(8)
+    board = hunt.new_board(rules, seed, get_lexicon(code, version))
+    starts_at = now + COUNTDOWN
+    game_round = HuntRound.objects.create(
+        table=table, number=table.rounds_played + 1, game=table.game, size=table.size,
+        board=board.to_text(), seed=seed, lexicon_code=code, lexicon_version=version,
+        min_length=rules.min_length, starts_at=starts_at,
+        deadline=starts_at + timedelta(seconds=table.round_seconds),
+    )
+    RoundPlayer.objects.bulk_create(
+        RoundPlayer(round=game_round, user_id=seat.user_id, position=seat.position,
+                    bot_strength=seat.bot_strength)
+        for seat in seats
+    )
+    table.status = TableStatus.PLAYING
+    table.rounds_played = game_round.number
+    table.save(update_fields=["status", "rounds_played"])
+    bots = [(seat.user_id, seat.bot_strength) for seat in seats if seat.bot_strength]
+    broadcasts.round_started(game_round, bots)
+    return game_round
+
+
+# --------------------------------------------------------------------------- submit
+
+
+@dataclass(frozen=True)
+class SubmitResult:
+    """What a player is told about one submission.
+
+    ``outcome``: "accepted" (green), "invalid" (red: not a word, not a legal path, too
+    short), "taken" (amber: already found), "late" (after the deadline), "refused"
+    (not allowed at all: not seated, too many submissions, malformed).
+    """
+
+    outcome: str
+    word: str = ""
+    reason: str = ""
+    points: int = 0
+    path: hunt.Path = ()
+    bonuses: tuple[str, ...] = field(default=())
+
+    def as_message(self) -> dict:
+        return {
+            "type": "result", "outcome": self.outcome, "word": self.word, "reason": self.reason,
+            "points": self.points, "path": [list(square) for square in self.path],
+            "bonuses": list(self.bonuses),
+        }
+
+
+def _parse_path(raw) -> hunt.Path | None:
+    """A path from decoded JSON (lists of [row, col]); None if it is not that shape."""
+    if not isinstance(raw, (list, tuple)) or len(raw) > 64:
+        return None
+    path = []
+    for square in raw:
+        if not (isinstance(square, (list, tuple)) and len(square) == 2
+                and all(type(n) is int for n in square)):
+            return None
+        path.append((square[0], square[1]))
+    return tuple(path)
+
+
+def _rate_limited(user_id: int, now: datetime) -> bool:
+    window = int(now.timestamp()) // SUBMIT_WINDOW_SECONDS
+    key = f"hunts:submits:{user_id}:{window}"
+    if cache.add(key, 1, timeout=SUBMIT_WINDOW_SECONDS * 2):
+        return False
+    try:
+        return cache.incr(key) > SUBMIT_LIMIT
+    except ValueError:  # expired between add and incr
+        return False
+
+
+def round_submit(*, round_id: int, user, word=None, path=None, now: datetime | None = None) -> SubmitResult:
+    """A seated player submits a word: dragged (``path``) or typed (``word``).
+
+    Untrusted input is checked here and refused with a reason; nothing changes unless
+    the word is accepted. In Rampage the unique constraint on (round, word) decides who
+    was first.
+    """
+    now = now or timezone.now()
+    if user is None or not user.is_authenticated:
+        return SubmitResult("refused", reason="Watchers cannot submit words.")
+    if not isinstance(round_id, int):
+        return SubmitResult("refused", reason="No such round.")
+    if path is not None:
+        path = _parse_path(path)
+        if path is None:
+            return SubmitResult("refused", reason="A path is a list of [row, col] squares.")
+    elif isinstance(word, str) and len(word) <= MAX_WORD_LETTERS * 2:
+        word = word.strip().lower()
+        if not _WORD.fullmatch(word) or len(word) > MAX_WORD_LETTERS:
+            return SubmitResult("invalid", word=word[:MAX_WORD_LETTERS], reason="Only letters a–z, please.")
+    else:
+        return SubmitResult("refused", reason="Send a word or a path.")
+    if not user.is_bot and _rate_limited(user.pk, now):
+        return SubmitResult("refused", reason="Too many submissions; slow down.")
+
+    with transaction.atomic():
+        # FOR NO KEY UPDATE: submissions to one round queue behind each other and behind
+        # round_end's FOR UPDATE, so no word slips in while a round is being totalled.
+        player = (
+            RoundPlayer.objects.select_related("round").select_for_update(of=("round",), no_key=True)
+            .filter(round_id=round_id, user_id=user.pk).first()
+        )
+        if player is None:
+            if HuntRound.objects.filter(pk=round_id).exists():
+                return SubmitResult("refused", reason="You are not playing in this round.")
+            return SubmitResult("refused", reason="No such round.")
+        game_round = player.round
+        if game_round.status != RoundStatus.PLAYING or now >= game_round.deadline:
+            return SubmitResult("late", word=word or "", reason="Time is up.")
+        if now < game_round.starts_at:
+            return SubmitResult("refused", reason="The round has not started yet.")
+        board = board_of(game_round.board)
+        if path is not None:
+            problem = hunt.path_problem(board, path)
+            if problem:
+                return SubmitResult("invalid", reason=problem[0].upper() + problem[1:] + ".")
+            word = hunt.spell(board, path)
+        if len(word) < game_round.min_length:
+            return SubmitResult("invalid", word=word, reason=f"Too short: at least {game_round.min_length} letters.")
+        lex = get_lexicon(game_round.lexicon_code, game_round.lexicon_version)
+        if word not in lex:
+            return SubmitResult("invalid", word=word, reason=f"{word.upper()} is not in the word list.")
+        if path is None:
+            path = hunt.find_path(board, word)
+            if path is None:
+                return SubmitResult("invalid", word=word, reason=f"{word.upper()} is not on the board.")
+        rampage = game_round.game == Game.RAMPAGE
+        if rampage:
+            points = hunt.score_rampage(board, path)
+            bonuses = hunt.bonuses_used(board, path)
+        else:
+            points = hunt.classic_points(word)
+            bonuses = ()
+        try:
+            with transaction.atomic():
+                FoundWord.objects.create(
+                    round=game_round, user_id=user.pk, word=word, path=path_to_text(board, path),
+                    points=points, bonuses=" ".join(bonuses), exclusive=rampage, found_at=now,
+                )
+        except IntegrityError:
+            return _taken(game_round, user, word)
+        broadcasts.word_found(game_round, user, word=word, points=points, path=path, bonuses=bonuses)
+    return SubmitResult("accepted", word=word, points=points, path=path, bonuses=bonuses)
+
+
+def _taken(game_round: HuntRound, user, word: str) -> SubmitResult:
+    if game_round.game == Game.CLASSIC:
+        return SubmitResult("taken", word=word, reason=f"{word.upper()} is already on your list.")
+    finder = FoundWord.objects.filter(round=game_round, word=word).select_related("user").first()
+    if finder is None or finder.user_id == user.pk:
+        return SubmitResult("taken", word=word, reason=f"You already found {word.upper()}.")
+    return SubmitResult("taken", word=word, reason=f"{finder.user.shown_name} found {word.upper()} first.")
+
+
+# --------------------------------------------------------------------------- end
+
+
+def _placings(scores: list[tuple[int, int]]) -> dict[int, int]:
+    """Competition placings by score: equal scores share a placing (1, 1, 3)."""
+    ordered = sorted(scores, key=lambda item: -item[1])
+    placings = {}
+    for index, (key, score) in enumerate(ordered):
+        if index and score == ordered[index - 1][1]:
+            placings[key] = placings[ordered[index - 1][0]]
+        else:
+            placings[key] = index + 1
+    return placings
+
+
+def missed_words(game_round: HuntRound, found: set[str]) -> tuple[list[dict], int]:
+    """Words on the board nobody found, best first, and how many words the board held."""
+    board = board_of(game_round.board)
+    lex = get_lexicon(game_round.lexicon_code, game_round.lexicon_version)
+    on_board = hunt.solve(board, lex, game_round.min_length)
+    missed = []
+    for word in set(on_board) - found:
+        if game_round.game == Game.RAMPAGE:
+            path = hunt.find_path(board, word)
+            points = hunt.score_rampage(board, path)
+        else:
+            path = on_board[word]
+            points = hunt.classic_points(word)
+        missed.append({"word": word, "points": points, "path": path_to_text(board, path)})
+    missed.sort(key=lambda item: (-item["points"], -len(item["word"]), item["word"]))
+    return missed[:MISSED_WORDS_KEPT], len(on_board)
+
+
+@transaction.atomic
+def round_end(*, round_id: int, now: datetime | None = None) -> HuntRound | None:
+    """Close and score a round whose deadline has passed; a finished round is returned as is.
+
+    Idempotent: running it again, or late, changes nothing and gives the same result,
+    because the totals depend only on the stored words. Returns None if the deadline
+    has not come yet.
+    """
+    now = now or timezone.now()
+    try:
+        game_round = HuntRound.objects.select_for_update().get(pk=round_id)
+    except HuntRound.DoesNotExist:
+        return None
+    if game_round.status == RoundStatus.FINISHED:
+        return game_round
+    if now < game_round.deadline:
+        return None
+    players = list(game_round.players.select_for_update())
+    words = list(game_round.found_words.all())
+    lists: dict[int, list[FoundWord]] = {player.user_id: [] for player in players}
+    for found in words:
+        lists.setdefault(found.user_id, []).append(found)
+    if game_round.game == Game.CLASSIC:
+        _, common = hunt.cross_off({user_id: [f.word for f in found] for user_id, found in lists.items()})
+        if common:
+            game_round.found_words.filter(word__in=common).update(crossed_off=True)
+        for found in words:
+            found.crossed_off = found.word in common
+    for player in players:
+        kept = [found for found in lists[player.user_id] if not found.crossed_off]
+        player.score = sum(found.points for found in kept)
+        player.word_count = len(kept)
+        player.computer_points = (
+            sum(hunt.computer_points(found.word, game_round.size) for found in kept)
+            if game_round.game == Game.CLASSIC else 0
+        )
+    placings = _placings([(player.user_id, player.score) for player in players])
+    top_count = sum(1 for placing in placings.values() if placing == 1)
+    for player in players:
+        player.placing = placings[player.user_id]
+        player.is_winner = player.placing == 1 and top_count == 1
+        player.is_draw = player.placing == 1 and top_count > 1
+    RoundPlayer.objects.bulk_update(
+        players, ["score", "word_count", "computer_points", "placing", "is_winner", "is_draw"]
+    )
+    game_round.missed_words, game_round.total_words = missed_words(game_round, {f.word for f in words})
+    game_round.status = RoundStatus.FINISHED
+    game_round.ended_at = now
+    game_round.save(update_fields=["missed_words", "total_words", "status", "ended_at"])
+    HuntTable.objects.filter(pk=game_round.table_id, status=TableStatus.PLAYING).update(status=TableStatus.BETWEEN)
+    broadcasts.round_ended(game_round)
+    return game_round
+
+
+def rounds_sweep(*, now: datetime | None = None, grace: timedelta = timedelta(seconds=5)) -> list[int]:
+    """End every round past its deadline (by ``grace``) whose end task was lost."""
+    now = now or timezone.now()
+    overdue = HuntRound.objects.filter(status=RoundStatus.PLAYING, deadline__lt=now - grace).values_list("pk", flat=True)
+    ended = []
+    for round_id in list(overdue):
+        if round_end(round_id=round_id, now=now) is not None:
+            ended.append(round_id)
+    return ended

@@ -1,0 +1,183 @@
+"""Table use cases: create a table, sit down, add a bot, leave."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games.engine import hunt
+from games.hunts import broadcasts
+from games.hunts.models import BotStrength, Game, HuntLexicon, HuntSeat, HuntTable, TableStatus
+
+from .errors import HuntError
+
+User = get_user_model()
+
+ROUND_SECONDS_CHOICES = (60, 120, 180, 240, 300)
+
+
+def _active_seats(table: HuntTable):
+    return table.seats.filter(left_at__isnull=True)
+
+
+@transaction.atomic
+def table_create(
+    *,
+    host: User,
+    game: str = Game.RAMPAGE,
+    size: int = 4,
+    lexicon_code: str = HuntLexicon.BOTH,
+    round_seconds: int | None = None,
+    seat_count: int = 2,
+    ranked: bool = False,
+    bots: tuple[str, ...] = (),
+) -> HuntTable:
+    """Open a table with ``host`` in the first seat and ``bots`` (strengths) after them."""
+    if not host.is_authenticated or host.is_bot:
+        raise HuntError("Log in to open a table.")
+    if game not in Game.values:
+        raise HuntError("Unknown game.")
+    if game == Game.RAMPAGE:
+        size = 4
+    else:
+        lexicon_code = HuntLexicon.BOTH  # RULES §2: Classic is British + American
+    try:
+        rules = hunt.rules_for(game, size)
+    except ValueError:
+        raise HuntError("Classic hunts are 4×4 or 5×5.") from None
+    if lexicon_code not in HuntLexicon.values:
+        raise HuntError("Unknown word list.")
+    if round_seconds is None:
+        round_seconds = rules.round_seconds
+    if game == Game.RAMPAGE and round_seconds not in ROUND_SECONDS_CHOICES:
+        raise HuntError("A Rampage round lasts 1 to 5 minutes.")
+    if not 30 <= round_seconds <= 600:
+        raise HuntError("Round length out of range.")
+    if not 2 <= seat_count <= 4:
+        raise HuntError("A table has 2 to 4 seats.")
+    if len(bots) > seat_count - 1:
+        raise HuntError("Too many bots for the seats.")
+    for strength in bots:
+        if strength not in BotStrength.values:
+            raise HuntError("Unknown bot strength.")
+    table = HuntTable.objects.create(
+        game=game, size=size, lexicon_code=lexicon_code, round_seconds=round_seconds,
+        seat_count=seat_count, ranked=ranked, host=host,
+    )
+    HuntSeat.objects.create(table=table, user=host, position=0)
+    for strength in bots:
+        _seat_bot(table, strength)
+    broadcasts.lobby_changed()
+    return table
+
+
+def _free_position(table: HuntTable) -> int:
+    taken = set(_active_seats(table).values_list("position", flat=True))
+    for position in range(table.seat_count):
+        if position not in taken:
+            return position
+    raise HuntError("The table is full.")
+
+
+def bot_user(strength: str, table: HuntTable) -> User:
+    """A bot account of ``strength`` that is not seated at ``table`` yet."""
+    seated = set(_active_seats(table).values_list("user_id", flat=True))
+    for number in range(1, 5):
+        username = f"{strength}-bot-{number}"
+        user, created = User.objects.get_or_create(
+            username=username,
+            defaults={
+                "email": f"{username}@bots.invalid",
+                "display_name": f"{strength.title()} bot {number}",
+                "is_bot": True,
+            },
+        )
+        if created:
+            user.set_unusable_password()
+            user.save(update_fields=["password"])
+        if user.pk not in seated:
+            return user
+    raise HuntError("No bot of that strength is free.")
+
+
+def _seat_bot(table: HuntTable, strength: str) -> HuntSeat:
+    return HuntSeat.objects.create(
+        table=table, user=bot_user(strength, table), position=_free_position(table), bot_strength=strength
+    )
+
+
+def _locked_table(table_id: int) -> HuntTable:
+    try:
+        return HuntTable.objects.select_for_update().get(pk=table_id)
+    except HuntTable.DoesNotExist:
+        raise HuntError("No such table.") from None
+
+
+@transaction.atomic
+def table_join(*, table_id: int, user: User) -> HuntSeat:
+    """Sit ``user`` in the first free seat; sitting again where already seated is a no-op."""
+    if not user.is_authenticated:
+        raise HuntError("Log in to take a seat.")
+    table = _locked_table(table_id)
+    if table.status == TableStatus.CLOSED:
+        raise HuntError("This table is closed.")
+    existing = _active_seats(table).filter(user=user).first()
+    if existing:
+        return existing
+    if table.status == TableStatus.PLAYING:
+        raise HuntError("Wait for the round to end to sit down.")
+    try:
+        with transaction.atomic():
+            seat = HuntSeat.objects.create(table=table, user=user, position=_free_position(table))
+    except IntegrityError:
+        raise HuntError("That seat was just taken.") from None
+    broadcasts.table_changed(table.pk)
+    broadcasts.lobby_changed()
+    return seat
+
+
+@transaction.atomic
+def table_add_bot(*, table_id: int, by: User, strength: str) -> HuntSeat:
+    """The host adds a bot of ``strength`` in the first free seat."""
+    table = _locked_table(table_id)
+    if table.host_id != by.pk:
+        raise HuntError("Only the host adds bots.")
+    if table.status in (TableStatus.CLOSED, TableStatus.PLAYING):
+        raise HuntError("Bots join between rounds.")
+    if strength not in BotStrength.values:
+        raise HuntError("Unknown bot strength.")
+    seat = _seat_bot(table, strength)
+    broadcasts.table_changed(table.pk)
+    broadcasts.lobby_changed()
+    return seat
+
+
+@transaction.atomic
+def table_leave(*, table_id: int, user: User, seat_position: int | None = None) -> None:
+    """``user`` stands up (or, as host, removes the bot at ``seat_position``).
+
+    Words found in a round in progress still count. A leaving host hands the table to
+    the next person seated; a table with no person left closes.
+    """
+    table = _locked_table(table_id)
+    now = timezone.now()
+    if seat_position is not None:
+        if table.host_id != user.pk:
+            raise HuntError("Only the host removes bots.")
+        seats = _active_seats(table).filter(position=seat_position).exclude(bot_strength="")
+    else:
+        seats = _active_seats(table).filter(user=user)
+    if not seats.update(left_at=now):
+        raise HuntError("Not seated here.")
+    people = _active_seats(table).filter(bot_strength="").order_by("position")
+    if table.host_id == user.pk and seat_position is None:
+        heir = people.first()
+        if heir is None:
+            table.status = TableStatus.CLOSED
+            _active_seats(table).update(left_at=now)
+        else:
+            table.host_id = heir.user_id
+        table.save(update_fields=["status", "host"])
+    broadcasts.table_changed(table.pk)
+    broadcasts.lobby_changed()

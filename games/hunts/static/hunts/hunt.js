@@ -1,0 +1,340 @@
+// A hunt table: the live state over the table socket, drag-to-select on the grid,
+// typing, the server-synced countdown and the results. The server judges everything;
+// this file only draws and sends.
+(function () {
+  "use strict";
+  const root = document.querySelector("[data-hunt-table]");
+  if (!root) return;
+
+  const $ = (sel) => root.querySelector(sel);
+  const boardEl = $("[data-board]");
+  const display = $("[data-word-display]");
+  const clockEl = $("[data-clock]");
+  const countdownEl = $("[data-countdown]");
+  const foundEl = $("[data-found]");
+  const seatsEl = $("[data-seats]");
+  const typeForm = $("[data-type-form]");
+  const typeInput = $("[data-type-input]");
+  const resultsEl = $("[data-results]");
+  const wsBase = (location.protocol === "https:" ? "wss://" : "ws://") + location.host;
+
+  let ws = null;
+  let state = null;        // last "state" message
+  let offset = 0;          // server clock minus ours, in ms
+  let path = [];           // squares of the drag in progress, as [row, col]
+  let dragging = false;
+  let resultsFor = null;   // round id whose results are shown
+  let nextId = 1;
+  let retry = 500;
+
+  const serverNow = () => Date.now() + offset;
+  const round = () => (state && state.round) || null;
+  const playing = () => {
+    const r = round();
+    return !!r && r.status === "playing" && serverNow() >= r.starts_at && serverNow() < r.deadline;
+  };
+  const canPlay = () => playing() && state.me.seated;
+
+  // -- socket -------------------------------------------------------------------
+
+  function connect() {
+    const conn = $("[data-connection]");
+    ws = new WebSocket(wsBase + root.dataset.ws);
+    let pinger = null;
+    ws.onopen = () => {
+      retry = 500; conn.textContent = "live"; conn.classList.add("ok");
+      pinger = setInterval(() => send({ type: "ping" }), 25000);
+    };
+    ws.onmessage = (event) => handle(JSON.parse(event.data));
+    ws.onclose = () => {
+      clearInterval(pinger); conn.textContent = "reconnecting…"; conn.classList.remove("ok");
+      setTimeout(connect, retry); retry = Math.min(retry * 2, 8000);
+    };
+  }
+
+  function send(message) {
+    if (ws && ws.readyState === WebSocket.OPEN) { ws.send(JSON.stringify(message)); return true; }
+    return false;
+  }
+
+  function handle(msg) {
+    switch (msg.type) {
+      case "state": return applyState(msg);
+      case "result": return showResult(msg);
+      case "round.found": return addFound(msg, true);
+      case "round.mine": return addFound(msg, false);
+      case "round.count": return setSeat(msg.user_id, { count: msg.count });
+      case "round.ended": send({ type: "state" }); return loadResults(msg.round_id, msg.results_url);
+      case "table.watchers": $("[data-watchers]").textContent = msg.count; return;
+      case "error": return flash(msg.reason, "bad");
+      default: return;
+    }
+  }
+
+  // -- state ---------------------------------------------------------------------
+
+  function applyState(msg) {
+    const previousRound = round() && round().id;
+    offset = msg.server_now - Date.now();
+    state = msg;
+    $("[data-watchers]").textContent = msg.watchers;
+    drawSeats();
+    drawActions();
+    const r = round();
+    if (!r) { boardEl.replaceChildren(); foundEl.replaceChildren(); return; }
+    if (r.id !== previousRound || !boardEl.children.length) drawBoard(r);
+    foundEl.replaceChildren();
+    r.found.forEach((f) => addFound(f, state.table.game === "rampage", true));
+    $("[data-found-heading]").textContent = state.table.game === "rampage" ? "Found words" : "Your words";
+    typeForm.hidden = !state.me.seated || r.status !== "playing";
+    if (r.status === "finished") loadResults(r.id, r.results_url);
+    else if (resultsFor !== null && resultsFor !== r.id) { resultsEl.replaceChildren(); resultsFor = null; }
+    tick();
+  }
+
+  function drawSeats() {
+    seatsEl.replaceChildren();
+    for (const seat of state.seats) {
+      const li = document.createElement("li");
+      li.dataset.userId = seat.user_id;
+      if (seat.user_id === state.me.user_id) li.classList.add("me");
+      const name = document.createElement("span");
+      name.className = "name";
+      name.textContent = seat.name + (seat.user_id === state.table.host_id ? " ★" : "");
+      li.appendChild(name);
+      if (seat.bot) {
+        const tag = document.createElement("span"); tag.className = "tag"; tag.textContent = seat.bot + " bot";
+        li.appendChild(tag);
+        if (state.me.is_host && !playing()) {
+          const form = document.querySelector("[data-leave]").cloneNode(true);
+          form.hidden = false; form.removeAttribute("data-leave"); form.classList.add("inline");
+          const input = document.createElement("input");
+          input.type = "hidden"; input.name = "seat"; input.value = seat.position;
+          form.appendChild(input);
+          form.querySelector("button").textContent = "remove";
+          form.querySelector("button").className = "link";
+          li.appendChild(form);
+        }
+      }
+      const score = document.createElement("span");
+      score.className = "score";
+      score.dataset.score = "";
+      li.appendChild(score);
+      seatsEl.appendChild(li);
+      setSeat(seat.user_id, seat);
+    }
+  }
+
+  function setSeat(userId, values) {
+    const li = seatsEl.querySelector(`li[data-user-id="${userId}"]`);
+    if (!li) return;
+    if (values.score !== undefined) li.dataset.points = values.score;
+    if (values.count !== undefined) li.dataset.count = values.count;
+    const r = round();
+    const finished = r && r.status === "finished";
+    const text = state.table.game === "rampage" || finished
+      ? `${li.dataset.points || 0} pts`
+      : `${li.dataset.count || 0} words`;
+    li.querySelector("[data-score]").textContent = text;
+  }
+
+  function drawActions() {
+    const r = round();
+    const busy = r && r.status === "playing";
+    const seated = state.me.seated;
+    const free = state.seats.length < state.table.seat_count;
+    const closed = state.table.status === "closed";
+    const start = root.querySelector("[data-start]");
+    start.hidden = !(state.me.is_host && !busy && !closed && state.seats.length >= 2);
+    root.querySelector("[data-start-button]").textContent = r ? "Play again" : "Start round";
+    root.querySelector("[data-join]").hidden = !(state.me.user_id && !seated && free && !busy && !closed);
+    root.querySelector("[data-add-bot]").hidden = !(state.me.is_host && free && !busy && !closed);
+    root.querySelector("[data-leave]").hidden = !seated;
+    const label = $("[data-round-label]");
+    if (closed) label.textContent = "This table is closed.";
+    else if (!r) label.textContent = state.seats.length >= 2 ? "Waiting for the host to start." : "Waiting for players.";
+    else label.textContent = `Round ${r.number}` + (r.status === "finished" ? " — finished" : "");
+  }
+
+  // -- board -------------------------------------------------------------------------
+
+  function drawBoard(r) {
+    boardEl.replaceChildren();
+    boardEl.style.setProperty("--size", r.size);
+    r.faces.forEach((row, rIndex) => row.forEach((face, cIndex) => {
+      const tile = document.createElement("div");
+      tile.className = "tile hunt-tile";
+      tile.dataset.r = rIndex; tile.dataset.c = cIndex;
+      tile.setAttribute("role", "gridcell");
+      const letter = document.createElement("span");
+      letter.className = "letter";
+      letter.textContent = face === "qu" ? "Qu" : face.toUpperCase();
+      tile.appendChild(letter);
+      if (state.table.game === "rampage") {
+        const value = document.createElement("span");
+        value.className = "value"; value.textContent = r.values[rIndex][cIndex];
+        tile.appendChild(value);
+      }
+      const bonus = r.bonuses[`${rIndex},${cIndex}`];
+      if (bonus) {
+        tile.classList.add("b" + bonus); tile.dataset.bonus = bonus;
+        const mark = document.createElement("span"); mark.className = "bonus-mark"; mark.textContent = bonus;
+        tile.appendChild(mark);
+      }
+      boardEl.appendChild(tile);
+    }));
+  }
+
+  const tileAt = (r, c) => boardEl.querySelector(`.hunt-tile[data-r="${r}"][data-c="${c}"]`);
+  const faceOf = ([r, c]) => round().faces[r][c];
+  const spell = (squares) => squares.map(faceOf).join("");
+
+  // The tile under the pointer, counting only its inner part, so that a diagonal drag
+  // does not clip the corner of a neighbour.
+  function tileUnder(x, y) {
+    const el = document.elementFromPoint(x, y);
+    const tile = el && el.closest(".hunt-tile");
+    if (!tile || !boardEl.contains(tile)) return null;
+    const box = tile.getBoundingClientRect();
+    const dx = x - (box.left + box.width / 2), dy = y - (box.top + box.height / 2);
+    if (Math.hypot(dx, dy) > box.width * 0.45) return null;
+    return [Number(tile.dataset.r), Number(tile.dataset.c)];
+  }
+
+  const same = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
+  const adjacent = (a, b) => !same(a, b) && Math.abs(a[0] - b[0]) <= 1 && Math.abs(a[1] - b[1]) <= 1;
+
+  function paintPath() {
+    boardEl.querySelectorAll(".hunt-tile.on").forEach((t) => t.classList.remove("on"));
+    path.forEach(([r, c]) => tileAt(r, c).classList.add("on"));
+    setDisplay(path.length ? spell(path).toUpperCase() : "\u00a0", "");
+  }
+
+  function extend(square) {
+    if (!square) return;
+    const last = path[path.length - 1];
+    if (path.length >= 2 && same(square, path[path.length - 2])) { path.pop(); paintPath(); return; }
+    if (path.some((s) => same(s, square)) || (last && !adjacent(last, square))) return;
+    path.push(square); paintPath();
+  }
+
+  boardEl.addEventListener("pointerdown", (event) => {
+    if (!canPlay()) return;
+    const square = tileUnder(event.clientX, event.clientY);
+    if (!square) return;
+    event.preventDefault();
+    dragging = true; path = [];
+    boardEl.setPointerCapture(event.pointerId);
+    extend(square);
+  });
+  boardEl.addEventListener("pointermove", (event) => {
+    if (!dragging) return;
+    event.preventDefault();
+    extend(tileUnder(event.clientX, event.clientY));
+  });
+  const release = () => {
+    if (!dragging) return;
+    dragging = false;
+    const squares = path; path = [];
+    boardEl.querySelectorAll(".hunt-tile.on").forEach((t) => t.classList.remove("on"));
+    if (squares.length && canPlay()) submit({ path: squares }, spell(squares));
+    else setDisplay("\u00a0", "");
+  };
+  boardEl.addEventListener("pointerup", release);
+  boardEl.addEventListener("pointercancel", release);
+  boardEl.addEventListener("touchmove", (event) => { if (dragging) event.preventDefault(); }, { passive: false });
+
+  typeForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const word = typeInput.value.trim().toLowerCase();
+    typeInput.value = "";
+    if (word && canPlay()) submit({ word }, word);
+  });
+
+  function submit(payload, shown) {
+    setDisplay(shown.toUpperCase(), "pending");
+    if (!send({ type: "submit", round_id: round().id, id: nextId++, ...payload })) {
+      setDisplay("Not connected", "bad");
+    }
+  }
+
+  // -- feedback -------------------------------------------------------------------
+
+  function setDisplay(text, kind) {
+    display.textContent = text;
+    display.className = "word-display" + (kind ? " " + kind : "");
+    if (kind === "bad" || kind === "taken") {
+      void display.offsetWidth; // restart the shake animation
+      display.classList.add("shake");
+    }
+  }
+
+  function showResult(msg) {
+    const word = (msg.word || "").toUpperCase();
+    if (msg.outcome === "accepted") setDisplay(`${word} +${msg.points}`, "ok");
+    else if (msg.outcome === "taken") setDisplay(`${word} — ${msg.reason}`, "taken");
+    else setDisplay(word ? `${word} — ${msg.reason}` : msg.reason, "bad");
+    display.dataset.outcome = msg.outcome;
+  }
+
+  function flash(text, kind) { setDisplay(text, kind); }
+
+  function addFound(f, everyone, quiet) {
+    if (foundEl.querySelector(`li[data-word="${f.word}"]`)) return;
+    const li = document.createElement("li");
+    li.dataset.word = f.word;
+    if (f.user_id === state.me.user_id) li.classList.add("mine");
+    const word = document.createElement("span"); word.className = "w"; word.textContent = f.word;
+    const who = document.createElement("span"); who.className = "who muted";
+    who.textContent = everyone ? f.name : "";
+    const pts = document.createElement("span"); pts.className = "pts"; pts.textContent = f.points;
+    li.append(word, who, pts);
+    foundEl.prepend(li);
+    if (everyone && !quiet) {
+      const seat = seatsEl.querySelector(`li[data-user-id="${f.user_id}"]`);
+      if (seat) setSeat(f.user_id, { score: Number(seat.dataset.points || 0) + f.points });
+    }
+  }
+
+  // -- time ---------------------------------------------------------------------------
+
+  function tick() {
+    const r = round();
+    if (!r) { clockEl.textContent = ""; countdownEl.hidden = true; return; }
+    const now = serverNow();
+    if (r.status === "playing" && now < r.starts_at) {
+      countdownEl.hidden = false;
+      countdownEl.textContent = Math.ceil((r.starts_at - now) / 1000);
+      boardEl.classList.add("veiled");
+      clockEl.textContent = "";
+      return;
+    }
+    countdownEl.hidden = true;
+    boardEl.classList.remove("veiled");
+    if (r.status !== "playing") { clockEl.textContent = ""; boardEl.classList.add("done"); return; }
+    const left = Math.max(0, r.deadline - now);
+    const seconds = Math.ceil(left / 1000);
+    clockEl.textContent = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+    clockEl.classList.toggle("low", seconds <= 10);
+    boardEl.classList.toggle("done", left <= 0);
+    if (left <= 0) { typeForm.hidden = true; clockEl.textContent = "Time!"; }
+  }
+  setInterval(tick, 200);
+
+  // -- results --------------------------------------------------------------------
+
+  function loadResults(roundId, url) {
+    if (resultsFor === roundId) return;
+    resultsFor = roundId;
+    fetch(url + "?partial=1", { credentials: "same-origin" })
+      .then((response) => response.text())
+      .then((html) => { resultsEl.innerHTML = html; resultsEl.scrollIntoView({ behavior: "smooth", block: "start" }); });
+  }
+
+  // Starting goes over the socket when it is open (no reload); the form posts otherwise.
+  root.querySelector("[data-start]").addEventListener("submit", (event) => {
+    if (send({ type: "start" })) event.preventDefault();
+  });
+
+  connect();
+})();

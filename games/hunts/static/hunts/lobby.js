@@ -1,0 +1,32 @@
+// The hunt lobby: the open-tables list stays live over its socket.
+(function () {
+  "use strict";
+  const list = document.querySelector("[data-lobby-tables]");
+  if (!list) return;
+  const wsBase = (location.protocol === "https:" ? "wss://" : "ws://") + location.host;
+  let retry = 1000;
+  function connect() {
+    const ws = new WebSocket(wsBase + "/ws/hunts/lobby/");
+    ws.onopen = () => { retry = 1000; };
+    ws.onmessage = (event) => {
+      const msg = JSON.parse(event.data);
+      if (msg.type === "lobby.tables") list.innerHTML = msg.html;
+    };
+    ws.onclose = () => { setTimeout(connect, retry); retry = Math.min(retry * 2, 15000); };
+  }
+  connect();
+
+  // Show only the settings of the chosen game.
+  const form = document.querySelector("[data-hunt-create]");
+  if (!form) return;
+  const game = form.querySelector("[name=game]");
+  const only = { size: "classic", lexicon_code: "rampage", round_seconds: "rampage" };
+  function sync() {
+    for (const [name, which] of Object.entries(only)) {
+      const field = form.querySelector(`[name=${name}]`).closest(".field");
+      field.hidden = game.value !== which;
+    }
+  }
+  game.addEventListener("change", sync);
+  sync();
+})();

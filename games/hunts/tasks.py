@@ -1,0 +1,38 @@
+"""Celery tasks for hunts: thin, each calls one service."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from celery import shared_task
+
+from games.hunts import services
+from games.hunts.models import HuntRound
+from games.hunts.services.bots import bot_play
+
+
+@shared_task(acks_late=True)
+def end_round(round_id: int) -> bool:
+    """Score a round at its deadline; safe to run twice or late."""
+    ended = services.round_end(round_id=round_id)
+    if ended is None:
+        # Ran early (clock skew between machines): try again just after the deadline.
+        deadline = HuntRound.objects.filter(pk=round_id).values_list("deadline", flat=True).first()
+        if deadline is not None:
+            end_round.apply_async((round_id,), eta=deadline + timedelta(milliseconds=200))
+        return False
+    return True
+
+
+@shared_task
+def bot_turn(round_id: int, user_id: int) -> None:
+    """One bot submission; the bot's next turn is scheduled until the deadline."""
+    wait = bot_play(round_id=round_id, user_id=user_id)
+    if wait is not None:
+        bot_turn.apply_async((round_id, user_id), countdown=wait)
+
+
+@shared_task
+def sweep() -> dict:
+    """End rounds whose end task was lost (e.g. the worker was down); forget dead sockets."""
+    return {"rounds_ended": services.rounds_sweep(), "connections_dropped": services.connection_sweep()}

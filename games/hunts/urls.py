@@ -1,0 +1,16 @@
+from django.urls import path
+
+from . import views
+
+app_name = "hunts"
+
+urlpatterns = [
+    path("", views.lobby, name="lobby"),
+    path("new/", views.table_create, name="create"),
+    path("<int:table_id>/", views.table, name="table"),
+    path("<int:table_id>/join/", views.table_join, name="join"),
+    path("<int:table_id>/leave/", views.table_leave, name="leave"),
+    path("<int:table_id>/bot/", views.table_add_bot, name="add_bot"),
+    path("<int:table_id>/start/", views.round_start, name="start"),
+    path("rounds/<int:round_id>/", views.round_detail, name="round"),
+]

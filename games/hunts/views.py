@@ -1,0 +1,85 @@
+"""Hunt pages: the lobby, a table, a round's results. Thin: forms in, one service call."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from games.hunts import selectors, services
+from games.hunts.forms import BotForm, TableForm
+from games.hunts.models import HuntTable
+
+
+def lobby(request):
+    form = TableForm()
+    return render(request, "hunts/lobby.html", {"form": form, "tables": selectors.open_tables()})
+
+
+@login_required
+@require_POST
+def table_create(request):
+    form = TableForm(request.POST)
+    if not form.is_valid():
+        return render(request, "hunts/lobby.html", {"form": form, "tables": selectors.open_tables()}, status=400)
+    try:
+        table = services.table_create(host=request.user, **form.table_settings())
+    except services.HuntError as refused:
+        form.add_error(None, refused.reason)
+        return render(request, "hunts/lobby.html", {"form": form, "tables": selectors.open_tables()}, status=400)
+    return redirect(table)
+
+
+def table(request, table_id: int):
+    table = get_object_or_404(HuntTable.objects.select_related("host"), pk=table_id)
+    return render(request, "hunts/table.html", {"table": table, "bot_form": BotForm()})
+
+
+def _act(request, table_id: int, action, **kwargs):
+    try:
+        action(table_id=table_id, **kwargs)
+    except services.HuntError as refused:
+        messages.error(request, refused.reason)
+    return redirect("hunts:table", table_id)
+
+
+@login_required
+@require_POST
+def table_join(request, table_id: int):
+    return _act(request, table_id, services.table_join, user=request.user)
+
+
+@login_required
+@require_POST
+def table_leave(request, table_id: int):
+    position = request.POST.get("seat")
+    if position is not None and position.isdigit():
+        return _act(request, table_id, services.table_leave, user=request.user, seat_position=int(position))
+    _act(request, table_id, services.table_leave, user=request.user)
+    return redirect("hunts:lobby")
+
+
+@login_required
+@require_POST
+def table_add_bot(request, table_id: int):
+    form = BotForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose a bot strength.")
+        return redirect("hunts:table", table_id)
+    return _act(request, table_id, services.table_add_bot, by=request.user, strength=form.cleaned_data["strength"])
+
+
+@login_required
+@require_POST
+def round_start(request, table_id: int):
+    return _act(request, table_id, services.round_start, by=request.user)
+
+
+def round_detail(request, round_id: int):
+    results = selectors.round_results(round_id)
+    if results is None:
+        raise Http404("No such round.")
+    template = "hunts/_results.html" if request.htmx or request.GET.get("partial") else "hunts/round.html"
+    return render(request, template, results)
