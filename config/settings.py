@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "games.hunts",
+    "games.crosswords",
     "lexicon",
 ]
 
@@ -93,6 +94,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "accounts.context_processors.site",
+                "games.crosswords.context_processors.my_games",
             ],
         },
     }
@@ -156,6 +158,7 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE = {
     "presence-sweep": {"task": "accounts.tasks.sweep_presence", "schedule": 30.0},
     "hunts-sweep": {"task": "games.hunts.tasks.sweep", "schedule": 10.0},
+    "crossword-deadlines": {"task": "games.crosswords.tasks.sweep_deadlines", "schedule": 30.0},
 }
 
 # --- Auth -----------------------------------------------------------------------------

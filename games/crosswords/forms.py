@@ -1,0 +1,90 @@
+"""Forms of the crossword pages and the parser of a submitted placement."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from django import forms
+from django.contrib.auth import get_user_model
+
+from .models import DAYS_PER_MOVE, Variant
+
+MAX_TILES = 8  # Wordgame's rack; the engine checks the rest
+_LETTER = re.compile(r"[a-z]")
+
+
+class NewGameForm(forms.Form):
+    variant = forms.ChoiceField(choices=Variant.choices, initial=Variant.WORD_GRID,
+                                widget=forms.RadioSelect)
+    days = forms.TypedChoiceField(
+        label="Time per move", coerce=int, initial=3,
+        choices=[(d, f"{d} day{'s' if d > 1 else ''}") for d in DAYS_PER_MOVE])
+    invitees = forms.CharField(
+        label="Invite players", required=False, max_length=200,
+        help_text="Usernames, separated by commas or spaces (up to 3 for Word Grid, 1 for Wordgame).")
+    open_seats = forms.TypedChoiceField(
+        label="Open seats for anyone in the lobby", coerce=int, initial=0,
+        choices=[(0, "None"), (1, "1"), (2, "2"), (3, "3")])
+
+    def __init__(self, *args, player=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.player = player
+
+    def clean_invitees(self):
+        names = [n for n in re.split(r"[\s,;]+", self.cleaned_data["invitees"]) if n]
+        users = []
+        User = get_user_model()
+        for name in dict.fromkeys(names):
+            user = User.objects.filter(username__iexact=name, is_active=True).first()
+            if user is None:
+                raise forms.ValidationError(f"There is no player called {name}.")
+            if self.player is not None and user.pk == self.player.pk:
+                raise forms.ValidationError("You are in the game already; invite others.")
+            users.append(user)
+        return users
+
+    def clean(self):
+        data = super().clean()
+        if not self.errors and not data.get("invitees") and not data.get("open_seats"):
+            raise forms.ValidationError("Invite at least one player or open a seat in the lobby.")
+        return data
+
+
+class PlacementError(ValueError):
+    pass
+
+
+def parse_placement(raw: str) -> list[tuple[int, int, str, bool]]:
+    """Parse ``[[row, col, letter, is_blank], ...]``; raise PlacementError if malformed."""
+    try:
+        data = json.loads(raw or "")
+    except ValueError:
+        raise PlacementError("The placement could not be read.") from None
+    if not isinstance(data, list) or not 1 <= len(data) <= MAX_TILES:
+        raise PlacementError("Place between 1 and 8 tiles.")
+    tiles, squares = [], set()
+    for item in data:
+        if not (isinstance(item, list) and len(item) == 4):
+            raise PlacementError("The placement could not be read.")
+        row, col, letter, blank = item
+        if not all(type(v) is int and 0 <= v < 15 for v in (row, col)):
+            raise PlacementError("A tile is off the board.")
+        if not isinstance(letter, str) or not _LETTER.fullmatch(letter.lower()):
+            raise PlacementError("Declare the blank's letter first." if blank else
+                                 "A tile has no letter.")
+        if not isinstance(blank, bool):
+            raise PlacementError("The placement could not be read.")
+        if (row, col) in squares:
+            raise PlacementError("Two tiles are on one square.")
+        squares.add((row, col))
+        tiles.append((row, col, letter.lower(), blank))
+    return tiles
+
+
+def parse_move_count(raw) -> int | None:
+    try:
+        value = int(raw)
+    except (TypeError, ValueError):
+        return None
+    return value if value >= 0 else None

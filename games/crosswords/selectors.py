@@ -1,0 +1,372 @@
+"""Reads of crossword games: the engine state, a player's view, lists, previews, replays.
+
+A player's view never holds the bag's order or another player's rack: only counts and
+the unseen tiles (bag and opponents' racks together, sorted) from their point of view.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.db.models import F, Q
+from django.utils import timezone
+
+from games.engine import crossword
+from games.engine import crossword_game as engine
+from games.engine.crossword import IllegalPlay
+from lexicon.services import get_lexicon
+
+from .models import Game, Move, MoveKind, Seat, Status
+
+ENGINE_VARIANTS = {"wordgrid": crossword.WORD_GRID, "wordgame": crossword.WORDGAME}
+PREMIUM_LABELS = {"3W": "TW", "2W": "DW", "3L": "TL", "2L": "DL"}
+END_REASONS = {
+    engine.WENT_OUT: "a player went out",
+    engine.STREAK: "too many scoreless turns",
+    engine.LAST_SEAT: "only one player was left",
+}
+
+
+def engine_move(move: Move) -> engine.Move:
+    if move.kind == MoveKind.PLACE:
+        return engine.Move.place(move.seat, move.placement)
+    if move.kind == MoveKind.SWAP:
+        return engine.Move.swap(move.seat, move.tiles)
+    return engine.Move(move.kind, move.seat)
+
+
+def engine_state(game: Game, moves=None) -> engine.Game:
+    """Rebuild the engine's game from the seed and the stored moves (all by default)."""
+    if moves is None:
+        moves = game.moves.order_by("number")
+    return engine.replay(
+        ENGINE_VARIANTS[game.variant], game.players, game.seed,
+        [engine_move(m) for m in moves], lexicon(game), game.game_number)
+
+
+def lexicon(game: Game):
+    """The lexicon version the game started with."""
+    return get_lexicon(game.lexicon_code, game.lexicon_version)
+
+
+def letter_value(game: Game, tile: str) -> int:
+    return ENGINE_VARIANTS[game.variant].letter_values[tile]
+
+
+def result_text(game: Game, state: engine.Game, seats: dict[int, Seat]) -> str:
+    """"ann wins 312–280" or "a draw at 250", with why the game ended."""
+    winners = state.winners()
+    names = [seats[s].user.shown_name for s in winners]
+    scores = sorted(state.scores, reverse=True)
+    line = "–".join(str(s) for s in scores)
+    why = END_REASONS.get(state.end_reason, state.end_reason or "")
+    if len(winners) > 1:
+        text = f"a draw between {' and '.join(names)} ({line})"
+    else:
+        text = f"{names[0]} wins ({line})"
+    return f"{text}; the game ended because {why}." if why else text + "."
+
+
+# -- lists ------------------------------------------------------------------------
+
+
+def _awaiting(user):
+    return Game.objects.filter(status=Status.ACTIVE, seats__user=user,
+                               seats__index=F("to_move"))
+
+
+def games_awaiting_move_count(*, user) -> int:
+    """Games in progress where it is ``user``'s turn (the header badge)."""
+    return _awaiting(user).count()
+
+
+@dataclass
+class GameRow:
+    game: Game
+    seats: list[Seat]
+    my_seat: Seat | None
+    time_left: float | None = None
+
+    @property
+    def opponents(self) -> str:
+        names = [s.user.shown_name if s.user else "open seat" for s in self.seats
+                 if s is not self.my_seat]
+        return ", ".join(names)
+
+
+def _rows(games, user) -> list[GameRow]:
+    now = timezone.now()
+    rows = []
+    for game in games:
+        seats = list(game.seats.all())
+        mine = next((s for s in seats if s.user_id == user.pk), None)
+        left = (game.deadline - now).total_seconds() if game.deadline else None
+        rows.append(GameRow(game, seats, mine, left))
+    return rows
+
+
+def my_games(*, user) -> dict[str, list[GameRow]]:
+    """My turn first (least time left first), then waiting, invitations, finished."""
+    mine = Game.objects.filter(seats__user=user).prefetch_related("seats__user").distinct()
+    awaiting_ids = set(_awaiting(user).values_list("pk", flat=True))
+    active = list(mine.filter(status=Status.ACTIVE).order_by("deadline"))
+    waiting_start = list(mine.filter(status=Status.WAITING).order_by("-created_at"))
+    finished = list(mine.filter(status=Status.FINISHED).order_by("-finished_at")[:30])
+    invitations = [g for g in waiting_start
+                   if any(s.user_id == user.pk and not s.accepted for s in g.seats.all())]
+    return {
+        "my_turn": _rows([g for g in active if g.pk in awaiting_ids], user),
+        "their_turn": _rows([g for g in active if g.pk not in awaiting_ids], user),
+        "invitations": _rows(invitations, user),
+        "starting": _rows([g for g in waiting_start if g not in invitations], user),
+        "finished": _rows(finished, user),
+    }
+
+
+def open_seeks(*, user) -> list[GameRow]:
+    """Open seeks with a free seat that ``user`` could take."""
+    games = (Game.objects.filter(status=Status.WAITING, is_open_seek=True,
+                                 seats__user__isnull=True)
+             .exclude(seats__user=user).distinct()
+             .prefetch_related("seats__user").order_by("-created_at")[:50])
+    return _rows(games, user)
+
+
+def finished_games(*, user, limit: int = 10) -> list[GameRow]:
+    """``user``'s latest finished games (their profile)."""
+    games = (Game.objects.filter(status=Status.FINISHED, seats__user=user)
+             .prefetch_related("seats__user").order_by("-finished_at")[:limit])
+    return _rows(games, user)
+
+
+# -- one game ---------------------------------------------------------------------
+
+
+@dataclass
+class SeatView:
+    index: int
+    user: object
+    name: str
+    score: int
+    accepted: bool
+    left: str
+    place: int | None
+    to_move: bool
+    is_me: bool
+    tiles_on_rack: int = 0
+    adjustment: int | None = None
+
+
+@dataclass
+class Square:
+    row: int
+    col: int
+    name: str
+    premium: str | None
+    letter: str = ""
+    blank: bool = False
+    value: int = 0
+    last: bool = False
+
+    @property
+    def label(self) -> str:
+        if self.premium is None:
+            return "★" if (self.row, self.col) == crossword.CENTRE else ""
+        return "★" if (self.row, self.col) == crossword.CENTRE else PREMIUM_LABELS[self.premium]
+
+
+@dataclass
+class HistoryLine:
+    number: int
+    name: str
+    kind: str
+    text: str
+    score: int
+    words: list = field(default_factory=list)
+
+
+@dataclass
+class GameView:
+    game: Game
+    seats: list[SeatView]
+    me: SeatView | None
+    started: bool
+    rows: list[list[Square]] = field(default_factory=list)
+    rack: list[tuple[str, int]] = field(default_factory=list)
+    offered: list[str] = field(default_factory=list)
+    bag_count: int = 0
+    unseen: list[tuple[str, int]] = field(default_factory=list)
+    unseen_total: int = 0
+    history: list[HistoryLine] = field(default_factory=list)
+    my_turn: bool = False
+    swap_limit: int = 0
+    swap_reason: str = ""
+    deadline: datetime | None = None
+    seconds_left: int | None = None
+    result: str = ""
+    winners: list[str] = field(default_factory=list)
+    rematch: Game | None = None
+    invited: bool = False
+    can_join: bool = False
+
+    @property
+    def is_player(self) -> bool:
+        return self.me is not None and self.started and not self.me.left
+
+    @property
+    def finished(self) -> bool:
+        return self.game.status == Status.FINISHED
+
+
+def _describe(move: Move, name: str) -> tuple[str, str]:
+    if move.kind == MoveKind.PLACE:
+        text = ", ".join(f"{w.upper()} {p}" for w, p in move.words)
+        return "Play", text
+    if move.kind == MoveKind.SWAP:
+        return "Swap", f"swapped {len(move.tiles)} tile{'s' if len(move.tiles) != 1 else ''}"
+    if move.kind == MoveKind.PASS:
+        return "Pass", "passed" + ("; both racks were dealt again" if move.redeal else "")
+    if move.kind == MoveKind.RESIGN:
+        return "Resign", "resigned"
+    return "Forfeit", f"forfeited ({move.reason})" if move.reason else "forfeited"
+
+
+def game_view(*, game: Game, viewer) -> GameView:
+    """Everything the game page shows to ``viewer`` (a player of the game or a watcher)."""
+    seats = list(game.seats.select_related("user").order_by("index"))
+    started = game.status in (Status.ACTIVE, Status.FINISHED)
+    moves = list(game.moves.order_by("number")) if started else []
+    state = engine_state(game, moves) if started else None
+    viewer_id = getattr(viewer, "pk", None)
+    views = []
+    for seat in seats:
+        views.append(SeatView(
+            index=seat.index, user=seat.user,
+            name=seat.user.shown_name if seat.user else "Open seat",
+            score=seat.score, accepted=seat.accepted, left=seat.left, place=seat.place,
+            to_move=game.status == Status.ACTIVE and game.to_move == seat.index,
+            is_me=seat.user_id is not None and seat.user_id == viewer_id,
+            tiles_on_rack=len(state.racks[seat.index]) if state else 0,
+            adjustment=(state.adjustments[seat.index]
+                        if state and state.is_over and state.adjustments else None)))
+    me = next((v for v in views if v.is_me), None)
+    view = GameView(game=game, seats=views, me=me, started=started)
+    view.invited = (game.status == Status.WAITING and me is not None and not me.accepted)
+    view.can_join = (game.status == Status.WAITING and me is None and game.is_open_seek
+                     and viewer_id is not None and any(s.user_id is None for s in seats))
+    if state is None:
+        view.rows = _squares(game, crossword.Board.empty(), set())
+        return view
+    last = set()
+    placed = [m for m in moves if m.kind == MoveKind.PLACE]
+    if placed:
+        last = {(r, c) for r, c, _, _ in placed[-1].placement}
+    view.rows = _squares(game, state.board, last)
+    view.bag_count = len(state.bag)
+    if me is not None and state.in_play[me.index]:
+        view.rack = [(t, letter_value(game, t)) for t in state.racks[me.index]]
+        unseen = state.unseen(me.index)
+    else:
+        unseen = "".join(sorted(state.bag + tuple("".join(state.racks))))
+    counts = Counter(unseen)
+    view.unseen = sorted(counts.items(), key=lambda kv: (kv[0] == "?", kv[0]))
+    view.unseen_total = len(unseen)
+    names = {s.index: v.name for s, v in zip(seats, views)}
+    view.history = []
+    for m in moves:
+        kind, text = _describe(m, names[m.seat])
+        view.history.append(HistoryLine(m.number + 1, names[m.seat], kind, text, m.score, m.words))
+    if game.status == Status.ACTIVE:
+        view.my_turn = me is not None and game.to_move == me.index
+        view.deadline = game.deadline
+        view.seconds_left = max(0, int((game.deadline - timezone.now()).total_seconds()))
+        view.offered = [f"{r},{c}" for r, c in sorted(crossword.offered_squares(state.board, ()))]
+        view.swap_limit = min(len(state.bag), len(view.rack))
+        if not state.bag:
+            view.swap_reason = "The bag is empty: no swaps."
+        elif not view.my_turn:
+            view.swap_reason = "Not your turn."
+    else:
+        view.result = result_text(game, state, {s.index: s for s in seats})
+        view.winners = [names[s] for s in state.winners()]
+        view.rematch = Game.objects.filter(rematch_of=game).first()
+    return view
+
+
+def _squares(game: Game, board: crossword.Board, last: set) -> list[list[Square]]:
+    premiums = ENGINE_VARIANTS[game.variant].premiums
+    rows = []
+    for row in range(crossword.SIZE):
+        line = []
+        for col in range(crossword.SIZE):
+            square = Square(row, col, crossword.square_name(row, col), premiums.get((row, col)))
+            letter = board.letter(row, col)
+            if letter:
+                square.letter = letter
+                square.blank = board.is_blank(row, col)
+                square.value = 0 if square.blank else letter_value(game, letter)
+                square.last = (row, col) in last
+            line.append(square)
+        rows.append(line)
+    return rows
+
+
+def preview(*, game: Game, player, placement, move_count: int | None = None) -> dict:
+    """What Submit would do with ``placement``: the score and words, or why not.
+
+    Also returns the squares offered for the next tile (RULES §3). Read-only.
+    """
+    if game.status != Status.ACTIVE:
+        return {"legal": False, "reason": "This game is not in progress.", "offered": []}
+    seat = game.seats.filter(user=player).values_list("index", flat=True).first()
+    if seat is None:
+        return {"legal": False, "reason": "You are not playing in this game.", "offered": []}
+    if move_count is not None and move_count != game.move_count:
+        return {"legal": False, "stale": True, "offered": [],
+                "reason": "The game has moved on; reloading the board."}
+    state = engine_state(game)
+    offered = [[r, c] for r, c in sorted(crossword.offered_squares(state.board, placement))]
+    result = {"legal": False, "offered": offered, "score": None, "words": []}
+    if not placement:
+        result["reason"] = "Place tiles on the board."
+    elif state.to_move != seat:
+        result["reason"] = "Not your turn."
+    elif not Counter("?" if blank else letter for _, _, letter, blank in placement) <= Counter(
+            state.racks[seat]):
+        result["reason"] = "Those tiles are not on your rack."
+    else:
+        try:
+            play = crossword.evaluate(state.board, placement, state.variant, state.lexicon)
+        except IllegalPlay as refused:
+            result["reason"] = refused.reason[:1].upper() + refused.reason[1:] + "."
+        else:
+            result.update(legal=True, score=play.score, reason="",
+                          words=[[w.upper(), p] for w, p in play.words])
+    return result
+
+
+def replay_frames(*, game: Game) -> list[dict]:
+    """The board after each move, for stepping through a game (public information only)."""
+    moves = list(game.moves.order_by("number"))
+    seats = {s.index: s for s in game.seats.select_related("user")}
+    board = crossword.Board.empty()
+    scores = [0] * game.players
+    frames = [{"tiles": [], "last": [], "scores": list(scores), "text": "Start of the game"}]
+    for move in moves:
+        if move.kind == MoveKind.PLACE:
+            board = board.with_tiles(move.placement)
+        scores[move.seat] += move.score
+        name = seats[move.seat].user.shown_name if seats[move.seat].user else "?"
+        kind, text = _describe(move, name)
+        frames.append({
+            "tiles": [[r, c, l, b, 0 if b else letter_value(game, l)] for r, c, l, b in board.tiles()],
+            "last": [[r, c] for r, c, _, _ in move.placement] if move.kind == MoveKind.PLACE else [],
+            "scores": list(scores),
+            "text": f"{move.number + 1}. {name}: {text}" + (f" (+{move.score})" if move.score else ""),
+        })
+    if game.status == Status.FINISHED and frames:
+        frames[-1]["scores"] = [seats[i].score for i in range(game.players)]
+        frames[-1]["text"] += " — final scores after end adjustments"
+    return frames

@@ -1,0 +1,177 @@
+"""Starting games: create with invitations or an open seek, accept, decline, rematch."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from lexicon.services import current_version
+
+from .. import selectors
+from ..models import Game, Seat, Status, Variant
+from . import notifications
+from .errors import Refused
+
+MIN_SECONDS_PER_MOVE = 10
+
+
+def _engine_variant(variant: str):
+    try:
+        return selectors.ENGINE_VARIANTS[variant]
+    except KeyError:
+        raise Refused("Choose Word Grid or Wordgame.") from None
+
+
+@transaction.atomic
+def game_create(*, creator, variant: str, seconds_per_move: int, invitees=(),
+                open_seats: int = 0) -> Game:
+    """Create a game with ``creator`` in seat 1, then the invitees, then open seats.
+
+    Invitees are asked to accept; open seats make the game an open seek that anyone
+    can take from the lobby. The game starts when every seat is filled and accepted.
+    """
+    rules = _engine_variant(variant)
+    invitees = list(invitees)
+    players = 1 + len(invitees) + open_seats
+    if not rules.min_players <= players <= rules.max_players:
+        name = Variant(variant).label
+        raise Refused(f"{name} takes {rules.min_players}–{rules.max_players} players; "
+                      f"you chose {players}.")
+    if seconds_per_move < MIN_SECONDS_PER_MOVE:
+        raise Refused("The time per move is too short.")
+    seen = {creator.pk}
+    for invitee in invitees:
+        if invitee.pk in seen:
+            raise Refused(f"{invitee.username} is invited twice (or is you).")
+        if invitee.is_bot:
+            raise Refused("Bots cannot be invited yet.")
+        if not invitee.is_active:
+            raise Refused(f"{invitee.username} cannot play.")
+        seen.add(invitee.pk)
+    code = rules.default_lexicon
+    game = Game.objects.create(
+        variant=variant, players=players, lexicon_code=code,
+        lexicon_version=current_version(code), seconds_per_move=seconds_per_move,
+        is_open_seek=open_seats > 0, created_by=creator)
+    Seat.objects.create(game=game, index=0, user=creator, accepted=True)
+    for index, invitee in enumerate(invitees, start=1):
+        Seat.objects.create(game=game, index=index, user=invitee)
+        notifications.invitation(game, user=invitee, by=creator)
+    for index in range(1 + len(invitees), players):
+        Seat.objects.create(game=game, index=index)
+    return game
+
+
+def _locked_waiting(game_id: int) -> Game:
+    try:
+        game = Game.objects.select_for_update().get(pk=game_id)
+    except Game.DoesNotExist:
+        raise Refused("No such game.", status=404) from None
+    if game.status != Status.WAITING:
+        raise Refused("This game has already started or was cancelled.", status=409)
+    return game
+
+
+@transaction.atomic
+def game_accept(*, game_id: int, player) -> Game:
+    """Accept an invitation to ``game_id``, or take an open seat of a seek."""
+    game = _locked_waiting(game_id)
+    seats = list(game.seats.all())
+    mine = next((s for s in seats if s.user_id == player.pk), None)
+    if mine is not None:
+        if mine.accepted:
+            raise Refused("You have already joined this game.", status=409)
+        mine.accepted = True
+        mine.save(update_fields=["accepted"])
+    else:
+        if player.is_bot:
+            raise Refused("Bots cannot take seats yet.", status=403)
+        free = next((s for s in seats if s.user_id is None), None)
+        if free is None or not game.is_open_seek:
+            raise Refused("There is no seat for you in this game.", status=403)
+        free.user = player
+        free.accepted = True
+        free.save(update_fields=["user", "accepted"])
+    if all(s.user_id is not None and s.accepted for s in game.seats.all()):
+        _start(game)
+    else:
+        notifications.game_changed(game)
+    return game
+
+
+def _start(game: Game) -> None:
+    state = selectors.engine_state(game, moves=[])
+    now = timezone.now()
+    game.status = Status.ACTIVE
+    game.started_at = now
+    game.to_move = state.to_move
+    game.deadline = now + timedelta(seconds=game.seconds_per_move)
+    game.save(update_fields=["status", "started_at", "to_move", "deadline"])
+    seat = game.seats.get(index=state.to_move)
+    notifications.your_turn(game, user=seat.user)
+    notifications.game_changed(game)
+
+
+@transaction.atomic
+def game_decline(*, game_id: int, player) -> Game:
+    """Decline an invitation: the game will not start and the others are told."""
+    game = _locked_waiting(game_id)
+    seat = game.seats.filter(user=player).first()
+    if seat is None:
+        raise Refused("You are not invited to this game.", status=403)
+    return _cancel(game, by=player)
+
+
+@transaction.atomic
+def game_cancel(*, game_id: int, player) -> Game:
+    """The creator withdraws a game that has not started."""
+    game = _locked_waiting(game_id)
+    if game.created_by_id != player.pk:
+        raise Refused("Only the player who created the game can withdraw it.", status=403)
+    return _cancel(game, by=player)
+
+
+def _cancel(game: Game, *, by) -> Game:
+    game.status = Status.CANCELLED
+    game.finished_at = timezone.now()
+    game.save(update_fields=["status", "finished_at"])
+    for seat in game.seats.exclude(user=None).exclude(user=by).select_related("user"):
+        notifications.cancelled(game, user=seat.user, by=by)
+    notifications.game_changed(game)
+    return game
+
+
+@transaction.atomic
+def game_rematch(*, game_id: int, player) -> Game:
+    """Offer the next game of the series: same seats and rules, next game number.
+
+    Word Grid's first player rotates with the game number (RULES §3). Asking twice
+    returns the rematch already offered.
+    """
+    try:
+        game = Game.objects.select_for_update().get(pk=game_id)
+    except Game.DoesNotExist:
+        raise Refused("No such game.", status=404) from None
+    seats = list(game.seats.select_related("user"))
+    if not any(s.user_id == player.pk for s in seats):
+        raise Refused("Only the game's players can ask for a rematch.", status=403)
+    if game.status != Status.FINISHED:
+        raise Refused("A rematch can follow only a finished game.")
+    existing = Game.objects.filter(rematch_of=game).first()
+    if existing is not None:
+        return existing
+    code = game.lexicon_code
+    rematch = Game.objects.create(
+        variant=game.variant, players=game.players, lexicon_code=code,
+        lexicon_version=current_version(code), series=game.series,
+        game_number=game.game_number + 1, rematch_of=game,
+        seconds_per_move=game.seconds_per_move, created_by=player)
+    for seat in seats:
+        Seat.objects.create(game=rematch, index=seat.index, user=seat.user,
+                            accepted=seat.user_id == player.pk)
+        if seat.user_id != player.pk:
+            notifications.rematch_offer(rematch, user=seat.user, by=player)
+    notifications.game_changed(game)
+    return rematch

@@ -1,0 +1,141 @@
+"""Moves of a game in progress: play, swap, pass, resign and forfeit.
+
+Every move goes through ``_apply``: lock the game, check the player's seat, the turn and
+the move number the client saw, let the engine apply the move, store it, and set the
+next turn's deadline or finish the game.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.engine import crossword_game as engine
+from games.engine.crossword import IllegalPlay
+
+from .. import selectors
+from ..models import Game, Move, MoveKind, Status
+from . import notifications
+from .errors import Refused
+
+STALE = "The game has moved on since this page was loaded; the board has been refreshed."
+LEFT = {MoveKind.RESIGN: "resigned", MoveKind.FORFEIT: "forfeited"}
+
+
+def _locked(game_id: int) -> Game:
+    try:
+        return Game.objects.select_for_update().get(pk=game_id)
+    except Game.DoesNotExist:
+        raise Refused("No such game.", status=404) from None
+
+
+def _seat_index(game: Game, player) -> int:
+    index = game.seats.filter(user=player).values_list("index", flat=True).first()
+    if index is None:
+        raise Refused("You are not playing in this game.", status=403)
+    return index
+
+
+def _apply(game: Game, move: engine.Move, *, move_count: int | None, reason: str = "",
+           now=None) -> Move:
+    if game.status != Status.ACTIVE:
+        raise Refused("This game is over." if game.status == Status.FINISHED
+                      else "This game has not started.", status=409)
+    if move_count is not None and move_count != game.move_count:
+        raise Refused(STALE, status=409)
+    moves = list(game.moves.order_by("number"))
+    before = selectors.engine_state(game, moves=moves)
+    if move.kind in (engine.PLACE, engine.SWAP, engine.PASS) and move.seat != before.to_move:
+        raise Refused("It is not your turn.", status=409)
+    try:
+        after = before.apply(move)
+    except IllegalPlay as refused:
+        raise Refused(refused.reason[:1].upper() + refused.reason[1:] + ".") from None
+    turn = after.turns[-1]
+    stored = Move.objects.create(
+        game=game, number=game.move_count, seat=move.seat, kind=move.kind,
+        placement=[list(tile) for tile in move.placement], tiles=move.tiles,
+        score=turn.score, words=[list(word) for word in turn.play.words] if turn.play else [],
+        rack_before=before.racks[move.seat], rack_after=after.racks[move.seat],
+        redeal=turn.redeal, reason=reason)
+    game.move_count += 1
+    seats = {seat.index: seat for seat in game.seats.select_related("user")}
+    for index, seat in seats.items():
+        seat.score = after.scores[index]
+        if move.kind in LEFT and index == move.seat:
+            seat.left = LEFT[move.kind]
+    if after.is_over:
+        _finish(game, after, seats)
+    else:
+        turn_passed = move.kind not in LEFT or after.to_move != before.to_move
+        game.to_move = after.to_move
+        if turn_passed:
+            game.deadline = (now or timezone.now()) + timedelta(seconds=game.seconds_per_move)
+            game.reminded_at_move = None
+        game.save()
+        for seat in seats.values():
+            seat.save(update_fields=["score", "left"])
+        if turn_passed:
+            notifications.your_turn(game, user=seats[after.to_move].user)
+    notifications.game_changed(game)
+    return stored
+
+
+def _finish(game: Game, after: engine.Game, seats: dict) -> None:
+    game.status = Status.FINISHED
+    game.finished_at = timezone.now()
+    game.to_move = None
+    game.deadline = None
+    game.end_reason = after.end_reason or ""
+    game.save()
+    places = {seat: place for seat, _, place in after.standings()}
+    for index, seat in seats.items():
+        seat.place = places[index]
+        seat.save(update_fields=["score", "left", "place"])
+    result = selectors.result_text(game, after, seats)
+    for seat in seats.values():
+        notifications.game_over(game, user=seat.user, result=result)
+
+
+@transaction.atomic
+def game_play(*, game_id: int, player, placement, move_count: int | None) -> Move:
+    """Place tiles: ``placement`` is ``[(row, col, letter, is_blank), ...]``."""
+    game = _locked(game_id)
+    seat = _seat_index(game, player)
+    return _apply(game, engine.Move.place(seat, placement), move_count=move_count)
+
+
+@transaction.atomic
+def game_swap(*, game_id: int, player, tiles: str, move_count: int | None) -> Move:
+    """Swap ``tiles`` (rack letters, "?" for a blank) for as many from the bag."""
+    game = _locked(game_id)
+    seat = _seat_index(game, player)
+    return _apply(game, engine.Move.swap(seat, tiles), move_count=move_count)
+
+
+@transaction.atomic
+def game_pass(*, game_id: int, player, move_count: int | None) -> Move:
+    game = _locked(game_id)
+    seat = _seat_index(game, player)
+    return _apply(game, engine.Move.pass_(seat), move_count=move_count)
+
+
+@transaction.atomic
+def game_resign(*, game_id: int, player) -> Move:
+    """Leave the game at any time: finish last, tiles back to the bag (RULES §3)."""
+    game = _locked(game_id)
+    seat = _seat_index(game, player)
+    return _apply(game, engine.Move.resign(seat), move_count=None)
+
+
+@transaction.atomic
+def game_forfeit(*, game_id: int, now=None) -> Move | None:
+    """Forfeit the seat to move if its deadline has passed; else do nothing (idempotent)."""
+    game = _locked(game_id)
+    now = now or timezone.now()
+    if game.status != Status.ACTIVE or game.deadline is None or game.deadline > now:
+        return None
+    return _apply(game, engine.Move.forfeit(game.to_move), move_count=None,
+                  reason="missed the move deadline", now=now)

@@ -1,0 +1,79 @@
+"""Everything crossword services tell the outside world, queued after commit.
+
+Live page updates go to the game's channel-layer group; players hear about invitations,
+their turn, reminders and results through ``accounts.services.notify`` (in-site always,
+email only where given here and the player opted in).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from accounts.services import notify
+from config.realtime import broadcast_on_commit
+
+from ..models import Game
+
+
+def _name(game: Game) -> str:
+    return f"{game.get_variant_display()} #{game.pk}"
+
+
+def _human(duration: timedelta) -> str:
+    seconds = max(0, int(duration.total_seconds()))
+    if seconds >= 2 * 86400:
+        return f"{seconds // 86400} days"
+    if seconds >= 7200:
+        return f"{seconds // 3600} hours"
+    if seconds >= 120:
+        return f"{seconds // 60} minutes"
+    return f"{seconds} seconds"
+
+
+def game_changed(game: Game) -> None:
+    """Every open page of the game reloads its view of the game."""
+    broadcast_on_commit(game.group_name, {
+        "type": "game.moved", "move_count": game.move_count, "status": game.status})
+
+
+def invitation(game: Game, *, user, by) -> None:
+    notify(user=user, kind="crossword.invitation",
+           text=f"{by.shown_name} invites you to a {_name(game)} game.",
+           url=game.get_absolute_url())
+
+
+def rematch_offer(game: Game, *, user, by) -> None:
+    notify(user=user, kind="crossword.rematch",
+           text=f"{by.shown_name} offers a rematch: {_name(game)}.",
+           url=game.get_absolute_url())
+
+
+def cancelled(game: Game, *, user, by) -> None:
+    notify(user=user, kind="crossword.cancelled",
+           text=f"{_name(game)} will not start: {by.shown_name} declined or withdrew.",
+           url=game.get_absolute_url())
+
+
+def your_turn(game: Game, *, user) -> None:
+    url = game.get_absolute_url()
+    left = _human(timedelta(seconds=game.seconds_per_move))
+    notify(user=user, kind="crossword.turn", text=f"Your turn in {_name(game)}.", url=url,
+           email_subject=f"Your turn in {_name(game)}",
+           email_body=(f"It is your turn in {_name(game)}. You have {left} to move.\n\n"
+                       f"Open the game: {url}\n"))
+
+
+def reminder(game: Game, *, user, left: timedelta) -> None:
+    url = game.get_absolute_url()
+    notify(user=user, kind="crossword.reminder",
+           text=f"{_human(left)} left to move in {_name(game)}.", url=url,
+           email_subject=f"Reminder: your move in {_name(game)}",
+           email_body=(f"You have {_human(left)} left to move in {_name(game)}; after that "
+                       f"you forfeit the game.\n\nOpen the game: {url}\n"))
+
+
+def game_over(game: Game, *, user, result: str) -> None:
+    url = game.get_absolute_url()
+    notify(user=user, kind="crossword.over", text=f"{_name(game)} is over: {result}", url=url,
+           email_subject=f"{_name(game)} is over",
+           email_body=f"{_name(game)} is over: {result}\n\nSee the game: {url}\n")

@@ -1,0 +1,181 @@
+"""Crossword pages: thin views over ``selectors`` (reads) and ``services`` (actions).
+
+Actions from the board answer JSON ``{"ok": true, "move_count": n}`` or
+``{"ok": false, "reason": ...}``; the page then reloads its play area as an htmx partial.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.response import TemplateResponse
+from django.views.decorators.http import require_GET, require_POST
+
+from . import selectors, services
+from .forms import NewGameForm, PlacementError, parse_move_count, parse_placement
+from .models import Game, Status
+from .services import Refused
+
+
+def _refused(refused: Refused) -> JsonResponse:
+    return JsonResponse({"ok": False, "reason": refused.reason}, status=refused.status)
+
+
+def _bad(reason: str, status: int = 400) -> JsonResponse:
+    return JsonResponse({"ok": False, "reason": reason}, status=status)
+
+
+@login_required
+@require_GET
+def my_games(request):
+    context = {"lists": selectors.my_games(user=request.user),
+               "seeks": selectors.open_seeks(user=request.user)}
+    return render(request, "crosswords/my_games.html", context)
+
+
+@login_required
+def new_game(request):
+    form = NewGameForm(request.POST or None, player=request.user)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            game = services.game_create(
+                creator=request.user, variant=data["variant"],
+                seconds_per_move=data["days"] * 86400, invitees=data["invitees"],
+                open_seats=data["open_seats"])
+        except Refused as refused:
+            form.add_error(None, refused.reason)
+        else:
+            return redirect(game)
+    return render(request, "crosswords/new_game.html", {"form": form})
+
+
+@login_required
+@require_GET
+def game(request, pk: int):
+    game = get_object_or_404(Game, pk=pk)
+    view = selectors.game_view(game=game, viewer=request.user)
+    template = "crosswords/game.html"
+    if request.htmx:
+        template += "#play-area"
+    return TemplateResponse(request, template, {"view": view, "game": game})
+
+
+def _move_count(request) -> int | None:
+    return parse_move_count(request.POST.get("move_count"))
+
+
+@login_required
+@require_POST
+def preview(request, pk: int):
+    game = get_object_or_404(Game, pk=pk)
+    raw = request.POST.get("placement") or "[]"
+    try:
+        placement = parse_placement(raw) if raw != "[]" else []
+    except PlacementError as error:
+        return JsonResponse({"legal": False, "reason": str(error), "offered": None})
+    return JsonResponse(selectors.preview(game=game, player=request.user, placement=placement,
+                                          move_count=_move_count(request)))
+
+
+@login_required
+@require_POST
+def play(request, pk: int):
+    move_count = _move_count(request)
+    if move_count is None:
+        return _bad("The page is out of date; reload it.", 409)
+    try:
+        placement = parse_placement(request.POST.get("placement"))
+        move = services.game_play(game_id=pk, player=request.user, placement=placement,
+                                  move_count=move_count)
+    except PlacementError as error:
+        return _bad(str(error))
+    except Refused as refused:
+        return _refused(refused)
+    return JsonResponse({"ok": True, "move_count": move.number + 1, "score": move.score})
+
+
+@login_required
+@require_POST
+def swap(request, pk: int):
+    move_count = _move_count(request)
+    if move_count is None:
+        return _bad("The page is out of date; reload it.", 409)
+    tiles = (request.POST.get("tiles") or "").lower()
+    if not tiles or len(tiles) > 8 or any(t != "?" and not "a" <= t <= "z" for t in tiles):
+        return _bad("Choose the tiles to swap.")
+    try:
+        move = services.game_swap(game_id=pk, player=request.user, tiles=tiles, move_count=move_count)
+    except Refused as refused:
+        return _refused(refused)
+    return JsonResponse({"ok": True, "move_count": move.number + 1})
+
+
+@login_required
+@require_POST
+def pass_turn(request, pk: int):
+    move_count = _move_count(request)
+    if move_count is None:
+        return _bad("The page is out of date; reload it.", 409)
+    try:
+        move = services.game_pass(game_id=pk, player=request.user, move_count=move_count)
+    except Refused as refused:
+        return _refused(refused)
+    return JsonResponse({"ok": True, "move_count": move.number + 1})
+
+
+@login_required
+@require_POST
+def resign(request, pk: int):
+    try:
+        move = services.game_resign(game_id=pk, player=request.user)
+    except Refused as refused:
+        return _refused(refused)
+    return JsonResponse({"ok": True, "move_count": move.number + 1})
+
+
+def _lobby_action(request, pk: int, action, done: str):
+    try:
+        result = action(game_id=pk, player=request.user)
+    except Refused as refused:
+        if refused.status == 404:
+            raise Http404(refused.reason) from None
+        messages.error(request, refused.reason)
+        return redirect("crosswords:game", pk)
+    messages.success(request, done)
+    return redirect(result)
+
+
+@login_required
+@require_POST
+def accept(request, pk: int):
+    return _lobby_action(request, pk, services.game_accept, "You joined the game.")
+
+
+@login_required
+@require_POST
+def decline(request, pk: int):
+    return _lobby_action(request, pk, services.game_decline, "You declined the invitation.")
+
+
+@login_required
+@require_POST
+def cancel(request, pk: int):
+    return _lobby_action(request, pk, services.game_cancel, "The game was withdrawn.")
+
+
+@login_required
+@require_POST
+def rematch(request, pk: int):
+    return _lobby_action(request, pk, services.game_rematch, "Rematch offered.")
+
+
+@login_required
+@require_GET
+def replay(request, pk: int):
+    game = get_object_or_404(Game, pk=pk)
+    if game.status not in (Status.ACTIVE, Status.FINISHED):
+        raise Http404("The game has not started.")
+    return JsonResponse({"frames": selectors.replay_frames(game=game)})
