@@ -81,3 +81,99 @@ def test_every_unknown_word_is_named():
     board = Board.empty().with_tiles(tiles(7, 7, "cat"))
     # F under C makes CF down, O under A makes AO down, main word FO across.
     assert reason(board, tiles(8, 7, "fo")) == "not in the word list: FO, CF, AO"
+
+
+SCORING_LEX = Lexicon.from_words(
+    ["aa", "ta", "at", "eatings", "notation", "stations", "abcdefghijk", "abcdefghij"])
+
+
+def test_a_new_word_square_multiplies_every_word_through_it():
+    """A lone A on the 2W at E5 doubles both AA across and TA down: 4 + 4."""
+    board = Board.empty().with_tiles([(4, 3, "a", False), (3, 4, "t", False)])
+    play = evaluate(board, [(4, 4, "a", False)], WORD_GRID, SCORING_LEX)
+    assert play.words == (("aa", 4), ("ta", 4))
+    assert play.score == 8
+
+
+def test_a_blank_on_a_letter_square_scores_zero():
+    """A blank T on the 2L at I9 under A makes AT worth 1 (the A only)."""
+    play = evaluate(CAT, [(8, 8, "t", True)], WORD_GRID, LEX)
+    assert play.words == (("at", 1),)
+    assert play.score == 1
+
+
+def test_word_grid_bingo_adds_fifty():
+    """All 7 tiles on the first play: EATINGS is 8 × 2 = 16, the play scores 16 + 50."""
+    play = evaluate(Board.empty(), tiles(7, 4, "eatings"), WORD_GRID, SCORING_LEX)
+    assert play.words == (("eatings", 16),)
+    assert play.score == 66
+
+
+ROW_5_I = Board.empty().with_tiles([(4, 7, "i", False)])
+
+
+def test_two_double_word_squares_quadruple_in_word_grid_but_double_in_wordgame():
+    """EATINGS over the 2W squares E5 and K5: 8 × 4 = 32 in Word Grid, 8 × 2 = 16 in Wordgame."""
+    placement = [t for t in tiles(4, 4, "eatings") if t[1] != 7]
+    assert evaluate(ROW_5_I, placement, WORD_GRID, SCORING_LEX).score == 32
+    assert evaluate(ROW_5_I, placement, WORDGAME, SCORING_LEX).score == 16
+
+
+def test_triple_and_double_word_squares_make_triple_in_wordgame():
+    """NOTATION from the 3W at A8 over the 2W at H8 (A on the 2L at D8: 9 points):
+    Wordgame keeps the highest, ×3 = 27; Word Grid multiplies, ×6 = 54, plus 50 for 7 tiles."""
+    board = Board.empty().with_tiles([(7, 5, "i", False)])
+    placement = [t for t in tiles(7, 0, "notation") if t[1] != 5]
+    assert evaluate(board, placement, WORDGAME, SCORING_LEX).score == 27
+    assert evaluate(board, placement, WORD_GRID, SCORING_LEX).score == 104
+
+
+def test_wordgame_all_eight_tiles_double_the_main_word_only():
+    """STATIONS with all 8 tiles: 9 × 3 (3W, 2W: highest) = 27, doubled to 54; the cross
+    word AT keeps its 2 and there is no +50."""
+    board = Board.empty().with_tiles([(6, 1, "a", False)])
+    play = evaluate(board, tiles(7, 0, "stations"), WORDGAME, SCORING_LEX)
+    assert play.words == (("stations", 54), ("at", 2))
+    assert play.score == 56
+
+
+def test_word_grid_refuses_an_eleven_letter_word():
+    """Words of Word Grid have at most 10 letters, even when the lexicon has a longer one."""
+    board = Board.empty().with_tiles(tiles(7, 2, "abcdefghij"))
+    placement = [(7, 12, "k", False)]
+    assert reason(board, placement, WORD_GRID, SCORING_LEX) == (
+        "words have at most 10 letters: ABCDEFGHIJK")
+    assert evaluate(board, placement, WORDGAME, SCORING_LEX).words[0][0] == "abcdefghijk"
+
+
+def test_main_word_comes_first_then_cross_words_in_board_order():
+    """A play down column I: its own word first, then each cross word it makes."""
+    board = Board.empty().with_tiles([(7, 7, "a", False), (8, 7, "a", False)])
+    play = evaluate(board, [(7, 8, "t", False), (8, 8, "a", False)], WORD_GRID, SCORING_LEX)
+    assert [w for w, _ in play.words] == ["ta", "at", "aa"]
+
+
+def test_squares_offered_on_an_empty_board_are_the_star_row_and_column():
+    """Before the first tile of the game only row 8 and column H are offered."""
+    offered = cw.offered_squares(Board.empty(), [])
+    assert len(offered) == 29
+    assert all(r == 7 or c == 7 for r, c in offered)
+
+
+def test_squares_offered_later_are_within_seven_of_a_tile():
+    """With one tile on the board: empty squares up to 7 away along its row and column."""
+    board = Board.empty().with_tiles([(7, 7, "a", False)])
+    offered = cw.offered_squares(board, [])
+    assert (7, 0) in offered and (0, 7) in offered and (7, 14) in offered
+    assert (6, 6) not in offered and (7, 7) not in offered
+    board = Board.empty().with_tiles([(2, 2, "a", False)])
+    assert (2, 10) not in cw.offered_squares(board, []) and (2, 9) in cw.offered_squares(board, [])
+
+
+def test_squares_offered_follow_the_tiles_down_this_turn():
+    """One tile down: its row and column; two: only their line."""
+    one = cw.offered_squares(CAT, [(8, 8, "t", False)])
+    assert (8, 0) in one and (14, 8) in one and (9, 9) not in one and (8, 8) not in one
+    two = cw.offered_squares(CAT, [(8, 8, "t", False), (9, 8, "a", False)])
+    assert (14, 8) in two and (8, 0) not in two
+    assert cw.offered_squares(CAT, [(8, 8, "t", False), (9, 9, "a", False)]) == frozenset()

@@ -126,3 +126,112 @@ def test_replay_rebuilds_the_same_game():
     game = game.apply(Move.swap(game.to_move, game.racks[game.to_move][:2]))
     game = game.apply(Move.pass_(game.to_move))
     assert cw.replay(WORD_GRID, 2, 2, game.moves, LEX) == game
+
+
+# -- random games to the end ------------------------------------------------------------
+
+import random  # noqa: E402
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from games.engine import movegen  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def lexicons():
+    from lexicon import wordlists
+
+    return {WORD_GRID: wordlists.compile_lexicon("common"),
+            WORDGAME: wordlists.compile_lexicon("wordgame")}
+
+
+def random_move(game, rng):
+    """A legal move picked at random: mostly plays, sometimes a swap or a pass."""
+    seat = game.to_move
+    rack = game.racks[seat]
+    roll = rng.random()
+    if roll < 0.85:
+        plays = movegen.generate(game.board, rack, game.variant, game.lexicon)
+        if plays:
+            return Move.place(seat, rng.choice(plays).placement)
+    if roll < 0.93 and rack and game.bag:
+        count = rng.randint(1, min(len(rack), len(game.bag)))
+        return Move.swap(seat, "".join(rng.sample(rack, count)))
+    return Move.pass_(seat)
+
+
+def play_out(variant, players, seed, lexicon, max_moves=400):
+    rng = random.Random(seed)
+    game = cw.new_game(variant, players, seed, lexicon)
+    while not game.is_over and len(game.turns) < max_moves:
+        game = game.apply(random_move(game, rng))
+    return game
+
+
+def check_finished(game):
+    variant = game.variant
+    assert game.is_over
+    assert all_tiles(game) == sorted(variant.bag)
+    earned = [0] * game.players
+    for turn in game.turns:
+        earned[turn.move.seat] += turn.score
+    assert list(game.scores) == [e + a for e, a in zip(earned, game.adjustments)]
+    values = [sum(variant.letter_values[t] for t in rack) for rack in game.racks]
+    if game.end_reason == cw.WENT_OUT:
+        out = game.went_out
+        assert game.racks[out] == "" and not game.bag
+        assert game.adjustments[out] == sum(values)
+        assert all(game.adjustments[s] == -values[s] for s in range(game.players) if s != out)
+    else:
+        assert game.end_reason == cw.STREAK
+        assert list(game.adjustments) == [-v for v in values]
+        last = game.turns[-game.variant.end_streak_length(game.players):]
+        if variant.end_streak_kind == "pass":
+            assert all(t.move.kind == cw.PASS for t in last)
+        else:
+            assert all(t.score == 0 for t in last)
+
+
+@pytest.mark.parametrize("variant, players", [(WORD_GRID, 2), (WORD_GRID, 3), (WORDGAME, 2)])
+def test_random_games_reach_an_end_with_correct_adjustments(lexicons, variant, players):
+    """Games of random legal moves end by the rules, and replay to the same game."""
+    reasons = set()
+    for seed in range(4):
+        game = play_out(variant, players, seed, lexicons[variant])
+        check_finished(game)
+        reasons.add(game.end_reason)
+        assert cw.replay(variant, players, seed, game.moves, lexicons[variant]) == game
+    assert cw.WENT_OUT in reasons
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+          HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10**9), moves=st.integers(0, 30),
+       variant=st.sampled_from([WORD_GRID, WORDGAME]))
+def test_a_replayed_game_equals_the_original(lexicons, seed, moves, variant):
+    """Rebuilding a game from its seed and moves gives an equal game."""
+    rng = random.Random(seed)
+    game = cw.new_game(variant, 2, seed, lexicons[variant])
+    for _ in range(moves):
+        if game.is_over:
+            break
+        game = game.apply(random_move(game, rng))
+    assert cw.replay(variant, 2, seed, game.moves, lexicons[variant]) == game
+
+
+def test_placing_tiles_not_on_the_rack_is_refused():
+    """A placement needs its letters (or blanks) on the seat's rack."""
+    game = cw.new_game(WORD_GRID, 2, 1, LEX)
+    missing = next(t for t in "abcdefghijklmnopqrstuvwxyz" if t not in game.racks[game.to_move])
+    with pytest.raises(IllegalPlay, match="not on your rack"):
+        game.apply(Move.place(game.to_move, [(7, 7, missing, False), (7, 8, missing, False)]))
+
+
+def test_an_illegal_placement_is_refused_with_its_reason():
+    """The game passes on evaluate's reason."""
+    lex = Lexicon.from_words([])
+    game = cw.new_game(WORD_GRID, 2, 1, lex)
+    first, second = game.racks[game.to_move].replace("?", "")[:2]
+    with pytest.raises(IllegalPlay, match="the first word must cover the centre"):
+        game.apply(Move.place(game.to_move, [(0, 0, first, False), (0, 1, second, False)]))
