@@ -139,3 +139,25 @@ def test_changed_source_changes_the_key(data_dir):
     before = wordlists.cache_key("en-us")
     (data_dir / "en-us.txt.xz").write_bytes(lzma.compress(b"cat\n"))
     assert wordlists.cache_key("en-us") != before
+
+
+def test_start_up_check_names_a_missing_file(data_dir):
+    """The start-up check refuses a missing list and names it."""
+    with pytest.raises(wordlists.WordListError, match="en-gb.txt.xz"):
+        wordlists.check_files()
+
+
+def test_start_up_check_names_a_truncated_file(data_dir):
+    """The start-up check catches a file cut short (xz's checksum), naming it."""
+    for code in wordlists.STORED_CODES:
+        (data_dir / f"{code}.txt.xz").write_bytes(lzma.compress(b"cat\n"))
+    wordlists.check_files()
+    good = (data_dir / "common.txt.xz").read_bytes()
+    (data_dir / "common.txt.xz").write_bytes(good[:-8])
+    with pytest.raises(wordlists.WordListError, match="common.txt.xz"):
+        wordlists.check_files()
+
+
+def test_shipped_files_pass_the_start_up_check():
+    """The committed lists are whole."""
+    wordlists.check_files()

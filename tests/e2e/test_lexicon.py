@@ -1,0 +1,94 @@
+"""What a person sees: checking a word, asking for it, a moderator approving it."""
+
+import re
+
+import pytest
+from django.contrib.auth.models import Permission
+from playwright.sync_api import expect
+
+from lexicon import services
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture
+def lexicons(transactional_db):
+    services.ensure_lexicons()
+    services.forget_loaded()
+
+
+def log_in(page, username):
+    page.goto("/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill("correct-horse-9")
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("button", name="Log out")).to_be_visible()
+
+
+def test_check_request_approve_and_see_the_new_version(page, new_page, make_user, lexicons):
+    """A player checks a word, asks for it, a moderator approves it, the player is told."""
+    make_user("ann")
+    moderator = make_user("mod", is_staff=True)
+    moderator.user_permissions.add(Permission.objects.get(codename="moderate_dictionaryrequest"))
+
+    # The player checks a word: the results appear as they type, without a page load.
+    log_in(page, "ann")
+    page.get_by_role("link", name="Words").click()
+    page.evaluate("window.__still_here = true")
+    page.get_by_label("Word").fill("Zorbing")
+    common = page.locator('tr[data-lexicon="common"]')
+    expect(common).to_have_attribute("data-present", "no")
+    expect(page.locator('tr[data-lexicon="en-gb"]')).to_have_attribute("data-present", "no")
+    expect(page.locator("[data-band]")).to_have_text("rare")
+    assert page.evaluate("window.__still_here") is True
+    expect(page).to_have_url(re.compile(r"/words/\?word=Zorbing$"))
+
+    # ... and asks for it to be added to Common English, with a reason.
+    common.get_by_role("link", name="Ask to add").click()
+    page.get_by_label("Reason").fill("Rolling downhill in a big ball; in the news.")
+    page.get_by_role("button", name="Send request").click()
+    expect(page.locator("[data-request-done]")).to_contain_text("waiting for a moderator")
+    assert page.evaluate("window.__still_here") is True
+
+    # Asking again is refused with the reason.
+    common.get_by_role("link", name="Ask to add").click()
+    page.get_by_label("Reason").fill("Really.")
+    page.get_by_role("button", name="Send request").click()
+    expect(page.get_by_role("alert")).to_contain_text("already asked")
+
+    # The moderator approves it from the admin queue, in bulk, with a note.
+    mod = new_page()
+    log_in(mod, "mod")
+    mod.goto("/admin/lexicon/dictionaryrequest/?status__exact=open")
+    row = mod.locator("#result_list tbody tr", has_text="zorbing")
+    expect(row).to_contain_text("rare")
+    row.locator("input.action-select").check()
+    mod.locator("select[name=action]").select_option("approve_selected")
+    mod.get_by_role("button", name="Go").click()
+    mod.get_by_label("Note").fill("Welcome aboard.")
+    mod.get_by_role("button", name="Approve 1 request").click()
+    expect(mod.locator(".messagelist")).to_contain_text("Approved: zorbing")
+
+    # The player is told, sees the status on My requests, and the new version has it.
+    page.goto("/notifications/")
+    expect(page.get_by_text(re.compile("“zorbing”.*approved.*Welcome aboard"))).to_be_visible()
+    page.goto("/words/requests/")
+    expect(page.locator("[data-my-requests] tr", has_text="zorbing")).to_have_attribute("data-status", "approved")
+    page.goto("/words/?word=zorbing")
+    expect(page.locator('tr[data-lexicon="common"]')).to_have_attribute("data-present", "yes")
+    expect(page.locator('tr[data-lexicon="common"]')).to_contain_text("v2")
+    page.goto("/words/changes/")
+    expect(page.locator('[data-change="common-2"]')).to_contain_text("zorbing")
+
+
+def test_web_process_picks_up_a_version_approved_elsewhere(page, make_user, lexicons):
+    """An approval made by another process is served by the running web process."""
+    page.goto("/words/?word=zorbing")
+    expect(page.locator('tr[data-lexicon="wordgame"]')).to_have_attribute("data-present", "no")
+    moderator = make_user("mod", is_staff=True)
+    moderator.user_permissions.add(Permission.objects.get(codename="moderate_dictionaryrequest"))
+    request, _ = services.request_change(player=make_user("ann"), lexicon_code="wordgame",
+                                         word="zorbing", action="add", reason="x")
+    services.request_decide(request_id=request.pk, moderator=moderator, approve=True)
+    page.goto("/words/?word=zorbing")
+    expect(page.locator('tr[data-lexicon="wordgame"]')).to_have_attribute("data-present", "yes")
