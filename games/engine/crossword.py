@@ -305,17 +305,22 @@ class Play:
 
     def __init__(self, score: int, placement: tuple[Tile, ...], across: bool,
                  words: tuple[tuple[str, int], ...] | None = None, source=None) -> None:
-        self.score = score
-        self.placement = placement
-        self.across = across
-        self._words = words
-        self._source = source  # (board, variant) to work out the words lazily
+        init = object.__setattr__
+        init(self, "score", score)
+        init(self, "placement", placement)
+        init(self, "across", across)
+        init(self, "_words", words)
+        init(self, "_source", source)  # (board, variant) to work out the words lazily
+
+    def __setattr__(self, name, value):
+        raise AttributeError("a Play is immutable")
 
     @property
     def words(self) -> tuple[tuple[str, int], ...]:
         if self._words is None:
             board, variant = self._source
-            self._words = _score_words(board, self.placement, variant, self.across)[1]
+            object.__setattr__(
+                self, "_words", _score_words(board, self.placement, variant, self.across)[1])
         return self._words
 
     @property

@@ -19,6 +19,7 @@ API (also importable from ``games.engine.crossword``)::
     game = game.apply(Move.pass_(seat))
     game = game.apply(Move.resign(seat))          # any seat, at any time
     game = game.apply(Move.forfeit(seat))         # the seat to move missed its deadline
+    Move.from_dict(move.to_dict()) == move        # JSON-ready form for storage
     # a refused move raises crossword.IllegalPlay with a player-facing .reason
 
     game.unseen(seat)           # sorted str of tiles that seat cannot see (bag + other racks)
@@ -81,6 +82,25 @@ class Move:
     @classmethod
     def forfeit(cls, seat: int) -> "Move":
         return cls(FORFEIT, seat)
+
+    def to_dict(self) -> dict:
+        """A JSON-ready form, for storing a game's moves."""
+        data = {"kind": self.kind, "seat": self.seat}
+        if self.kind == PLACE:
+            data["placement"] = [list(tile) for tile in self.placement]
+        if self.kind == SWAP:
+            data["tiles"] = self.tiles
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Move":
+        """Inverse of ``to_dict``."""
+        kind, seat = data["kind"], int(data["seat"])
+        if kind == PLACE:
+            return cls.place(seat, data["placement"])
+        if kind == SWAP:
+            return cls.swap(seat, data["tiles"])
+        return cls(kind, seat)
 
 
 @dataclass(frozen=True)

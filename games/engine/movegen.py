@@ -60,13 +60,16 @@ def dawg(lexicon) -> dict:
 
 
 def _build_dawg(lexicon) -> dict:
-    children, is_word = lexicon.children, lexicon.is_word
+    # letters() and child() rather than children(): they leave the lexicon's own
+    # cache of children tuples alone.
+    letters, child_of, is_word = lexicon.letters, lexicon.child, lexicon.is_word
     nodes = {lexicon.root: {}}
     stack = [lexicon.root]
     while stack:
         node = stack.pop()
         edges = nodes[node]
-        for letter, target in children(node):
+        for letter in letters(node):
+            target = child_of(node, letter)
             child = nodes.get(target)
             if child is None:
                 child = nodes[target] = {}

@@ -235,3 +235,13 @@ def test_an_illegal_placement_is_refused_with_its_reason():
     first, second = game.racks[game.to_move].replace("?", "")[:2]
     with pytest.raises(IllegalPlay, match="the first word must cover the centre"):
         game.apply(Move.place(game.to_move, [(0, 0, first, False), (0, 1, second, False)]))
+
+
+@pytest.mark.parametrize("move", [
+    Move.place(0, [(7, 7, "c", False), (7, 8, "a", True)]),
+    Move.swap(1, "q?"), Move.pass_(0), Move.resign(1), Move.forfeit(0)])
+def test_moves_survive_their_json_form(move):
+    """A stored move reads back equal."""
+    import json
+
+    assert Move.from_dict(json.loads(json.dumps(move.to_dict()))) == move
