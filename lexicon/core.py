@@ -21,6 +21,12 @@ Public API (stable)::
     lex.walk(node, letters)   # follow several letters (a "qu" face); node id or None
     lex.to_bytes(); Lexicon.from_bytes(data)   # the precompiled form (see FORMAT)
 
+    # fastest path, for a solver that inlines its steps (no call per letter)
+    t = lex.tables()          # Tables(node_letters, first, targets, n_final)
+    i = t.node_letters[node].find(letter)      # child(node, letter) is
+    nxt = None if i < 0 else t.targets[t.first[node] + i]
+    word_ends_here = node < t.n_final          # is_word(node)
+
 ``child`` takes exactly one character; pass multi-letter faces such as "qu" to ``walk``.
 ``child``, ``children``, ``is_word``, ``letters`` and ``walk`` are plain functions held
 by the instance (closures over its arrays), so ``child = lex.child`` in a hot loop costs
@@ -36,7 +42,7 @@ from __future__ import annotations
 import struct
 import sys
 from array import array
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable, Iterator, NamedTuple
 
 #: Header of the precompiled form: magic, then node, edge, word-node and word counts
 #: and the root, all little-endian; then ``first`` (uint32 per node + 1), ``targets``
@@ -49,6 +55,19 @@ MAGIC = b"WGLEX\x00\x01\x00"
 CHILDREN_CACHE_SIZE = 20_000
 
 
+class Tables(NamedTuple):
+    """The arrays behind a Lexicon, read-only, for callers that inline traversal.
+
+    ``node_letters[n]`` is the str of letters leaving node n (a-z order); the child by
+    its i-th letter is ``targets[first[n] + i]``; node n ends a word iff n < n_final.
+    """
+
+    node_letters: tuple[str, ...]
+    first: array
+    targets: array
+    n_final: int
+
+
 class LexiconFormatError(ValueError):
     """Raised when bytes are not a well-formed precompiled lexicon."""
 
@@ -56,7 +75,7 @@ class LexiconFormatError(ValueError):
 class Lexicon:
     """An immutable set of lower-case words with prefix queries and node traversal."""
 
-    __slots__ = ("_first", "_text", "_targets", "_n_final", "_count", "root",
+    __slots__ = ("_first", "_text", "_targets", "_n_final", "_count", "_node_letters", "root",
                  "child", "children", "is_word", "letters", "walk", "__weakref__")
 
     root: int
@@ -80,6 +99,7 @@ class Lexicon:
         node_letters = tuple(
             sys.intern(text[first[n]:first[n + 1]]) for n in range(len(first) - 1)
         )
+        self._node_letters = node_letters
         cache: dict[int, tuple[tuple[str, int], ...]] = {}
 
         def child(node: int, letter: str) -> int | None:
@@ -161,6 +181,10 @@ class Lexicon:
 
     def __reduce__(self):
         return (_from_bytes, (self.to_bytes(),))
+
+    def tables(self) -> Tables:
+        """Return the arrays behind the traversal functions (see ``Tables``)."""
+        return Tables(self._node_letters, self._first, self._targets, self._n_final)
 
     @property
     def node_count(self) -> int:

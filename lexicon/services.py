@@ -309,7 +309,14 @@ def _record_change(lexicon: Lexicon, word: str, action: str, moderator, when, re
                               decided_by=moderator, decided_at=when, request=request, note=note)
     lexicon.current_version = version
     lexicon.save(update_fields=["current_version"])
+    transaction.on_commit(lambda: _precompile_later(lexicon.code, version))
     return version
+
+
+def _precompile_later(code: str, version: int) -> None:
+    from lexicon.tasks import precompile_lexicon
+
+    precompile_lexicon.delay(code, version)
 
 
 def _follow_union(union_code: str, parts: tuple[str, ...], request, moderator, when) -> None:

@@ -163,3 +163,19 @@ def test_non_ascii_words_are_refused():
     """Words must be ASCII so that each edge is one byte in the precompiled form."""
     with pytest.raises(ValueError):
         Lexicon.from_words(["café"])
+
+
+@settings(max_examples=50)
+@given(words_strategy)
+def test_tables_agree_with_traversal(words):
+    """Inlined steps over tables() give the same nodes as child() and is_word()."""
+    lex = Lexicon.from_words(words)
+    t = lex.tables()
+    stack = [lex.root]
+    while stack:
+        node = stack.pop()
+        assert (node < t.n_final) == lex.is_word(node)
+        for letter in "abcdez":
+            i = t.node_letters[node].find(letter)
+            assert (None if i < 0 else t.targets[t.first[node] + i]) == lex.child(node, letter)
+        stack.extend(target for _, target in lex.children(node))
