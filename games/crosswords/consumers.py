@@ -1,0 +1,47 @@
+"""The game page's socket: tells every open page of a game that it moved on.
+
+Messages carry no racks or bag, only the new move count; each page then reloads its
+own view of the game over HTTP, so what a player may see is decided in one place.
+"""
+
+from __future__ import annotations
+
+from channels.db import database_sync_to_async
+
+from config.websocket import JsonMessageConsumer
+
+from .models import Game
+
+
+@database_sync_to_async
+def _game_group(game_id: int) -> tuple[str, int] | None:
+    game = Game.objects.filter(pk=game_id).only("pk", "move_count").first()
+    return (game.group_name, game.move_count) if game else None
+
+
+class GameConsumer(JsonMessageConsumer):
+    message_types = frozenset({"ping"})
+
+    async def connect(self):
+        if self.user is None or not self.user.is_authenticated:
+            await self.close(code=4401)
+            return
+        found = await _game_group(int(self.scope["url_route"]["kwargs"]["game_id"]))
+        if found is None:
+            await self.close(code=4404)
+            return
+        self.group, move_count = found
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.send_json({"type": "hello", "move_count": move_count})
+
+    async def disconnect(self, code):
+        if getattr(self, "group", None):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def on_ping(self, message):
+        await self.send_json({"type": "pong"})
+
+    async def game_moved(self, event):
+        await self.send_json({"type": "moved", "move_count": event["move_count"],
+                              "status": event["status"]})

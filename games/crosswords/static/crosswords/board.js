@@ -1,0 +1,373 @@
+// The crossword board: place rack tiles (tap a tile, then a ringed square; or drag),
+// declare blanks, recall, shuffle, swap, pass, resign. The server judges everything:
+// each change of the placement asks it for the score preview and the squares offered
+// for the next tile. The play area is an htmx partial, reloaded whenever the game moves.
+(function () {
+  "use strict";
+  const root = document.getElementById("crossword");
+  if (!root) return;
+
+  let area = null;
+  let pending = [];          // {row, col, letter, blank, btn, sq}
+  let selected = null;       // the rack tile chosen to place next
+  let offered = new Set();   // "row,col" squares that accept the next tile
+  let blankEntry = null;     // the blank waiting for its letter
+  let previewSeq = 0;
+  let lastError = "";
+  let refreshing = null;
+  let frames = null, frameIndex = 0;
+
+  const $ = (sel, el) => (el || area).querySelector(sel);
+  const $$ = (sel, el) => Array.from((el || area).querySelectorAll(sel));
+
+  function csrfToken() {
+    try { return JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"]; }
+    catch (e) { return ""; }
+  }
+
+  async function post(url, fields) {
+    const body = new FormData();
+    for (const [k, v] of Object.entries(fields)) body.append(k, v);
+    const response = await fetch(url, {
+      method: "POST", body, credentials: "same-origin",
+      headers: { "X-CSRFToken": csrfToken(), "Accept": "application/json" },
+    });
+    let data = {};
+    try { data = await response.json(); } catch (e) { data = { ok: false, reason: "The server did not answer; try again." }; }
+    data.status = response.status;
+    return data;
+  }
+
+  // -- the play area ---------------------------------------------------------------
+
+  function init() {
+    area = document.getElementById("play-area");
+    if (!area) return;
+    pending = []; selected = null; blankEntry = null; frames = null;
+    offered = new Set((area.dataset.offered || "").split(";").filter(Boolean));
+    paintOffered();
+    tick();
+    if (lastError) { showError(lastError); lastError = ""; }
+  }
+
+  function refresh() {
+    if (refreshing) return refreshing;
+    const done = () => { refreshing = null; init(); };
+    if (window.htmx) {
+      refreshing = htmx.ajax("GET", root.dataset.url, { target: "#play-area", swap: "outerHTML" }).then(done, done);
+    } else {
+      refreshing = fetch(root.dataset.url, { headers: { "HX-Request": "true" } })
+        .then((r) => r.text()).then((html) => { area.outerHTML = html; }).then(done, done);
+    }
+    return refreshing;
+  }
+
+  function showError(text) {
+    const el = $("[data-error]");
+    if (!el) { if (window.Wordfall) Wordfall.toast(text); return; }
+    el.textContent = text; el.hidden = !text;
+    if (text) { el.classList.remove("shake"); void el.offsetWidth; el.classList.add("shake"); }
+  }
+
+  function paintOffered() {
+    $$("[data-square]").forEach((sq) => {
+      const free = !sq.querySelector(".t");
+      sq.classList.toggle("offered", free && offered.has(sq.dataset.square) && isPlayer());
+    });
+  }
+
+  const isPlayer = () => area && area.dataset.player === "1" && area.dataset.status === "active";
+
+  // -- placing ---------------------------------------------------------------------
+
+  function selectTile(btn) {
+    if (selected === btn) { btn.classList.remove("selected"); selected = null; return; }
+    if (selected) selected.classList.remove("selected");
+    selected = btn; btn.classList.add("selected");
+  }
+
+  function place(btn, sq) {
+    if (!btn || !sq || btn.classList.contains("used") || sq.querySelector(".t")) return;
+    if (!offered.has(sq.dataset.square)) return;
+    const [row, col] = sq.dataset.square.split(",").map(Number);
+    const blank = btn.dataset.letter === "?";
+    const entry = { row, col, letter: blank ? "" : btn.dataset.letter, blank, btn, sq };
+    pending.push(entry);
+    btn.classList.add("used"); btn.classList.remove("selected");
+    selected = null;
+    drawPending(entry);
+    offered.delete(sq.dataset.square);
+    paintOffered();
+    if (blank) askBlank(entry); else changed();
+  }
+
+  function drawPending(entry) {
+    let tile = entry.sq.querySelector(".t.pending");
+    if (!tile) { tile = document.createElement("span"); entry.sq.appendChild(tile); }
+    tile.className = "t pending" + (entry.blank ? " blank" : "");
+    tile.dataset.letter = entry.letter;
+    tile.textContent = entry.letter ? entry.letter.toUpperCase() : "?";
+    if (!entry.blank) {
+      const sub = document.createElement("sub"); sub.textContent = entry.btn.dataset.value; tile.appendChild(sub);
+    }
+  }
+
+  function recall(entry) {
+    pending = pending.filter((e) => e !== entry);
+    const tile = entry.sq.querySelector(".t.pending");
+    if (tile) tile.remove();
+    entry.btn.classList.remove("used");
+    changed();
+  }
+
+  function recallAll() {
+    for (const entry of pending.slice()) {
+      const tile = entry.sq.querySelector(".t.pending");
+      if (tile) tile.remove();
+      entry.btn.classList.remove("used");
+    }
+    pending = [];
+    changed();
+  }
+
+  function askBlank(entry) {
+    blankEntry = entry;
+    const dialog = $("[data-blank-dialog]");
+    if (dialog && dialog.showModal) dialog.showModal();
+  }
+
+  function declareBlank(letter) {
+    const dialog = $("[data-blank-dialog]");
+    if (!blankEntry) return;
+    blankEntry.letter = letter;
+    drawPending(blankEntry);
+    blankEntry = null;
+    if (dialog.open) dialog.close("declared");
+    changed();
+  }
+
+  function cancelBlank() {
+    const entry = blankEntry;
+    blankEntry = null;
+    const dialog = $("[data-blank-dialog]");
+    if (dialog && dialog.open) dialog.close("cancelled");
+    if (entry) recall(entry);
+  }
+
+  function placement() {
+    return pending.map((e) => [e.row, e.col, e.letter, e.blank]);
+  }
+
+  // The server says whether the placement is legal, what it scores and where the next
+  // tile may go.
+  async function changed() {
+    const seq = ++previewSeq;
+    const submit = $("[data-submit]");
+    if (submit) submit.disabled = true;
+    if (blankEntry) return;
+    const data = await post(root.dataset.previewUrl, {
+      placement: JSON.stringify(placement()), move_count: area.dataset.moveCount,
+    });
+    if (seq !== previewSeq || !area) return;
+    if (data.stale) { lastError = data.reason; refresh(); return; }
+    if (Array.isArray(data.offered)) {
+      offered = new Set(data.offered.map((rc) => rc.join(",")));
+      paintOffered();
+    }
+    const reason = $("[data-preview-reason]"), words = $("[data-preview-words]");
+    if (!submit || !reason) return;
+    if (data.legal) {
+      submit.disabled = false;
+      submit.textContent = `Submit ${data.score}`;
+      submit.title = "";
+      reason.className = "legal";
+      reason.textContent = `${data.score} points:`;
+      words.textContent = " " + data.words.map(([w, p]) => `${w} ${p}`).join(", ");
+    } else {
+      submit.disabled = true;
+      submit.textContent = "Submit";
+      submit.title = data.reason || "";
+      reason.className = pending.length ? "illegal" : "";
+      reason.textContent = data.reason || "";
+      words.textContent = "";
+    }
+  }
+
+  // -- moves -----------------------------------------------------------------------
+
+  async function act(url, fields, button) {
+    if (button) button.disabled = true;
+    showError("");
+    const data = await post(url, Object.assign({ move_count: area.dataset.moveCount }, fields));
+    if (data.ok) { lastError = ""; await refresh(); return; }
+    if (button) button.disabled = false;
+    if (data.status === 409) { lastError = data.reason; await refresh(); return; }
+    showError(data.reason || "That did not work; try again.");
+  }
+
+  function submitPlay(button) {
+    if (!pending.length || blankEntry) return;
+    act(root.dataset.playUrl, { placement: JSON.stringify(placement()) }, button);
+  }
+
+  function shuffle() {
+    const rack = $("[data-rack]");
+    const tiles = $$(".rt", rack);
+    for (let i = tiles.length - 1; i > 0; i--) {
+      const j = Math.floor(Math.random() * (i + 1));
+      [tiles[i], tiles[j]] = [tiles[j], tiles[i]];
+    }
+    tiles.forEach((t) => rack.appendChild(t));
+  }
+
+  function toggleSwapTile(btn) {
+    const box = $("[data-swap-tiles]");
+    const limit = parseInt(box.dataset.limit, 10) || 0;
+    const chosen = $$(".rt[aria-pressed=true]", box).length;
+    const on = btn.getAttribute("aria-pressed") === "true";
+    if (!on && chosen >= limit) { showError(`The bag holds only ${limit} tile${limit === 1 ? "" : "s"}.`); return; }
+    btn.setAttribute("aria-pressed", on ? "false" : "true");
+    const count = $$(".rt[aria-pressed=true]", box).length;
+    const confirm = $("[data-swap-confirm]");
+    confirm.disabled = count === 0;
+    confirm.textContent = count ? `Swap ${count}` : "Swap";
+  }
+
+  function swap(button) {
+    const tiles = $$("[data-swap-tiles] .rt[aria-pressed=true]").map((b) => b.dataset.letter).join("");
+    if (!tiles) return;
+    act(root.dataset.swapUrl, { tiles }, button);
+  }
+
+  // -- replay of a finished game ------------------------------------------------------
+
+  async function replayStep(step) {
+    if (!frames) {
+      const response = await fetch(root.dataset.replayUrl, { headers: { Accept: "application/json" } });
+      frames = (await response.json()).frames;
+      frameIndex = frames.length - 1;
+    }
+    const last = frames.length - 1;
+    frameIndex = { first: 0, back: Math.max(0, frameIndex - 1), forward: Math.min(last, frameIndex + 1), last }[step];
+    drawFrame(frames[frameIndex]);
+  }
+
+  function drawFrame(frame) {
+    $$("[data-square]").forEach((sq) => {
+      sq.classList.remove("last");
+      const tile = sq.querySelector(".t"); if (tile) tile.remove();
+      const label = sq.querySelector(".lbl"); if (label) label.hidden = false;
+    });
+    const lastSquares = new Set(frame.last.map((rc) => rc.join(",")));
+    for (const [row, col, letter, blank, value] of frame.tiles) {
+      const sq = $(`[data-square="${row},${col}"]`);
+      const tile = document.createElement("span");
+      tile.className = "t" + (blank ? " blank" : "");
+      tile.textContent = letter.toUpperCase();
+      if (!blank) { const sub = document.createElement("sub"); sub.textContent = value; tile.appendChild(sub); }
+      sq.appendChild(tile);
+      const label = sq.querySelector(".lbl"); if (label) label.hidden = true;
+      if (lastSquares.has(`${row},${col}`)) sq.classList.add("last");
+    }
+    $$("[data-seat]").forEach((tr) => {
+      const cell = tr.querySelector("[data-score]");
+      if (cell) cell.textContent = frame.scores[parseInt(tr.dataset.seat, 10)];
+    });
+    $("[data-replay-text]").textContent = `${frameIndex}/${frames.length - 1} · ${frame.text}`;
+  }
+
+  // -- time left ------------------------------------------------------------------------
+
+  function formatLeft(seconds) {
+    seconds = Math.max(0, Math.floor(seconds));
+    const d = Math.floor(seconds / 86400), h = Math.floor((seconds % 86400) / 3600);
+    const m = Math.floor((seconds % 3600) / 60), s = seconds % 60;
+    if (d) return `${d} d ${h} h`;
+    if (h) return `${h} h ${m} min`;
+    if (m) return `${m} min ${s} s`;
+    return `${s} s`;
+  }
+
+  function tick() {
+    $$("[data-deadline]").forEach((el) => {
+      const deadline = Date.parse(el.dataset.deadline);
+      if (!isNaN(deadline)) el.textContent = formatLeft((deadline - Date.now()) / 1000);
+    });
+  }
+  setInterval(() => { if (area) tick(); }, 1000);
+
+  // -- events ---------------------------------------------------------------------------
+
+  root.addEventListener("click", (event) => {
+    const t = event.target.closest("button, [data-square]");
+    if (!t || !area || !area.contains(t)) return;
+    if (t.matches("[data-rack] .rt")) { if (!t.classList.contains("used")) selectTile(t); return; }
+    if (t.matches("[data-square]")) {
+      const entry = pending.find((e) => e.sq === t);
+      if (entry) recall(entry);
+      else if (selected) place(selected, t);
+      return;
+    }
+    if (t.matches("[data-blank-letter]")) return declareBlank(t.dataset.blankLetter);
+    if (t.matches("[data-blank-cancel]")) return cancelBlank();
+    if (t.matches("[data-submit]")) return submitPlay(t);
+    if (t.matches("[data-recall]")) return recallAll();
+    if (t.matches("[data-shuffle]")) return shuffle();
+    if (t.matches("[data-pass]")) return act(root.dataset.passUrl, {}, t);
+    if (t.matches("[data-swap-open]")) { recallAll(); return $("[data-swap-dialog]").showModal(); }
+    if (t.matches("[data-swap-tiles] .rt")) return toggleSwapTile(t);
+    if (t.matches("[data-swap-confirm]")) return swap(t);
+    if (t.matches("[data-resign-open]")) return $("[data-resign-dialog]").showModal();
+    if (t.matches("[data-resign-confirm]")) return act(root.dataset.resignUrl, {}, t);
+    if (t.matches("[data-dialog-close]")) return t.closest("dialog").close();
+    if (t.matches("[data-replay-step]")) return replayStep(t.dataset.replayStep);
+  });
+
+  // Escape on the blank dialog puts the blank back on the rack.
+  root.addEventListener("cancel", (event) => {
+    if (event.target.matches && event.target.matches("[data-blank-dialog]")) { event.preventDefault(); cancelBlank(); }
+  }, true);
+
+  root.addEventListener("dragstart", (event) => {
+    const btn = event.target.closest && event.target.closest("[data-rack] .rt");
+    if (!btn || btn.classList.contains("used")) return;
+    if (selected) selected.classList.remove("selected");
+    selected = btn;
+    event.dataTransfer.setData("text/plain", btn.dataset.letter);
+    event.dataTransfer.effectAllowed = "move";
+  });
+  root.addEventListener("dragover", (event) => {
+    const sq = event.target.closest && event.target.closest("[data-square]");
+    if (sq && selected && offered.has(sq.dataset.square) && !sq.querySelector(".t")) event.preventDefault();
+  });
+  root.addEventListener("drop", (event) => {
+    const sq = event.target.closest && event.target.closest("[data-square]");
+    if (!sq || !selected) return;
+    event.preventDefault();
+    place(selected, sq);
+  });
+
+  // -- live updates -----------------------------------------------------------------------
+
+  let retry = 1000;
+  function connect() {
+    if (!("WebSocket" in window) || !window.Wordfall) return;
+    const ws = new WebSocket(Wordfall.wsUrl(root.dataset.wsPath));
+    let ping = null;
+    ws.onopen = () => { retry = 1000; ping = setInterval(() => ws.send(JSON.stringify({ type: "ping" })), 30000); };
+    ws.onmessage = (e) => {
+      const msg = JSON.parse(e.data);
+      if ((msg.type === "moved" || msg.type === "hello") && area) {
+        if (String(msg.move_count) !== area.dataset.moveCount || (msg.status && msg.status !== area.dataset.status)
+            || (msg.type === "moved" && area.dataset.status === "waiting")) {
+          refresh();
+        }
+      }
+    };
+    ws.onclose = () => { clearInterval(ping); setTimeout(connect, retry); retry = Math.min(retry * 2, 30000); };
+    root.dataset.socket = "open";
+  }
+
+  init();
+  connect();
+})();

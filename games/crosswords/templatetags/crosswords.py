@@ -1,0 +1,40 @@
+"""Small display filters of the crossword pages (no game logic)."""
+
+from django import template
+
+register = template.Library()
+
+
+@register.filter
+def time_left(seconds) -> str:
+    """Seconds as "2 d 5 h", "3 h 10 min", "4 min 5 s"."""
+    if seconds is None:
+        return ""
+    seconds = max(0, int(seconds))
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    if days:
+        return f"{days} d {hours} h"
+    if hours:
+        return f"{hours} h {minutes} min"
+    if minutes:
+        return f"{minutes} min {secs} s"
+    return f"{secs} s"
+
+
+@register.filter
+def days(seconds) -> str:
+    seconds = int(seconds)
+    if seconds % 86400 == 0:
+        n = seconds // 86400
+        return f"{n} day{'s' if n != 1 else ''}"
+    return time_left(seconds)
+
+
+@register.simple_tag
+def finished_crossword_games(player, limit=10):
+    """``player``'s latest finished crossword games, as rows for ``_rows.html``."""
+    from ..selectors import finished_games
+
+    return finished_games(user=player, limit=limit)
