@@ -181,7 +181,8 @@ def _raw_plays(board: Board, rack: str, variant: Variant, lexicon):
                     or (row < SIZE - 1 and filled[index + SIZE])):
                 anchor_squares.add(index)
 
-    left_parts = _left_parts(root, counts, max(rack_length - 1, 0))
+    left_parts = _left_parts(
+        root, counts, _longest_left_part(anchor_squares, filled, rack_length - 1))
     out: list = []
     for across in (True, False):
         perpendicular = SIZE if across else 1
@@ -200,6 +201,21 @@ def _raw_plays(board: Board, rack: str, variant: Variant, lexicon):
                 letter_values, combine, variant, rack_size, max_length, min_length,
                 left_parts)
     return out
+
+
+def _longest_left_part(anchor_squares, filled, most: int) -> int:
+    """The most free squares before any anchor (across or down) that a left part may use."""
+    longest = 0
+    for square in anchor_squares:
+        row, col = divmod(square, SIZE)
+        for step, room in ((1, col), (SIZE, row)):
+            size = 0
+            j = square - step
+            while size < room and size < most and not filled[j] and j not in anchor_squares:
+                size += 1
+                j -= step
+            longest = max(longest, size)
+    return max(longest, 0)
 
 
 def _line_plays(out, line, across, tiles, tile_values, cross, blank_points, lm, wm,
