@@ -52,7 +52,7 @@ MAGIC = b"WGLEX\x00\x01\x00"
 
 #: Most nodes ``children`` keeps built tuples for; the hot nodes near the root are
 #: rebuilt within microseconds after the cache is emptied.
-CHILDREN_CACHE_SIZE = 20_000
+CHILDREN_CACHE_SIZE = 4096
 
 
 class Tables(NamedTuple):

@@ -27,7 +27,7 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from lexicon import core, frequency, wordlists
+from lexicon import core, wordlists
 from lexicon.models import Action, DictionaryRequest, Lexicon, Status, WordChange
 
 LEXICONS = wordlists.CATALOGUE

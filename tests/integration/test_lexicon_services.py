@@ -240,7 +240,6 @@ def test_union_follows_its_parts(make_user, moderator):
     request, _ = ask(make_user("bob"), word="color", action="remove", code="en-us")
     services.request_decide(request_id=request.pk, moderator=moderator, approve=True)
     assert "color" not in services.get_lexicon("en")
-    # removing "colour" from en-gb alone: the word is in no part now
     # removing "cat" from en-gb alone keeps it in en (en-us still has it)
     request, _ = ask(make_user("cy"), word="cat", action="remove", code="en-gb")
     services.request_decide(request_id=request.pk, moderator=moderator, approve=True)
