@@ -108,6 +108,21 @@ def test_generate_finds_exactly_the_brute_force_plays(lexicon, rack, tiles, vari
     assert generated(board, rack, variant, lexicon) == brute_force(board, rack, variant, lexicon)
 
 
+edge_lines = st.sampled_from([0, 1, 2, 6, 7, 8, 12, 13, 14])
+edge_tiles = st.lists(
+    st.tuples(edge_lines, edge_lines, st.sampled_from(ALPHABET), st.booleans()),
+    min_size=1, max_size=12)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(lexicon=lexicons, rack=racks, tiles=edge_tiles,
+       variant=st.sampled_from([WORD_GRID, WORDGAME]))
+def test_generate_matches_brute_force_at_the_board_edges(lexicon, rack, tiles, variant):
+    """Plays running into the edges and corners are found exactly as brute force finds them."""
+    board = Board.empty().with_tiles(tiles)
+    assert generated(board, rack, variant, lexicon) == brute_force(board, rack, variant, lexicon)
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(lexicon=lexicons, rack=racks, variant=st.sampled_from([WORD_GRID, WORDGAME]))
 def test_first_move_plays_match_brute_force(lexicon, rack, variant):
