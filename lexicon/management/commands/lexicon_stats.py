@@ -16,7 +16,7 @@ class Command(BaseCommand):
         rows = (Lexicon.objects.annotate(
             change_count=Count("changes", distinct=True),
             open_count=Count("requests", filter=Q(requests__status=Status.OPEN), distinct=True),
-        ))
+        ).order_by("position", "code"))
         self.stdout.write(f"{'code':9} {'version':>7} {'words':>7} {'nodes':>6} {'edges':>7}"
                           f" {'load ms':>8} {'changes':>7} {'open':>5}")
         for row in rows:
