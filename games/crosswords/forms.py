@@ -8,18 +8,20 @@ import re
 from django import forms
 from django.contrib.auth import get_user_model
 
-from .models import DAYS_PER_MOVE, Variant
+from .models import DAYS_PER_MOVE, LIVE_MINUTES_PER_MOVE, Variant
 
 MAX_TILES = 8  # Wordgame's rack; the engine checks the rest
+DAY = 86400
 _LETTER = re.compile(r"[a-z]")
 
 
 class NewGameForm(forms.Form):
     variant = forms.ChoiceField(choices=Variant.choices, initial=Variant.WORD_GRID,
                                 widget=forms.RadioSelect)
-    days = forms.TypedChoiceField(
-        label="Time per move", coerce=int, initial=3,
-        choices=[(d, f"{d} day{'s' if d > 1 else ''}") for d in DAYS_PER_MOVE])
+    seconds_per_move = forms.TypedChoiceField(
+        label="Time per move", coerce=int, initial=3 * DAY,
+        choices=[(d * DAY, f"{d} day{'s' if d > 1 else ''}") for d in DAYS_PER_MOVE]
+        + [(m * 60, f"{m} minutes (live)") for m in LIVE_MINUTES_PER_MOVE])
     invitees = forms.CharField(
         label="Invite players", required=False, max_length=200,
         help_text="Usernames, separated by commas or spaces (up to 3 for Word Grid, 1 for Wordgame).")

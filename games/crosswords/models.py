@@ -31,6 +31,8 @@ class Status(models.TextChoices):
 
 #: Time per move a player can choose (RULES §3, "correspondence"), in days.
 DAYS_PER_MOVE = (1, 2, 3, 5, 7, 14)
+#: Short times for live play; the same pages serve both.
+LIVE_MINUTES_PER_MOVE = (2, 5, 10)
 
 
 def new_seed() -> str:

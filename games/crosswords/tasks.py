@@ -13,3 +13,11 @@ def sweep_deadlines() -> dict:
     forfeited = deadlines.games_forfeit_overdue()
     reminded = deadlines.games_send_reminders()
     return {"forfeited": forfeited, "reminded": reminded}
+
+
+@shared_task
+def forfeit_if_overdue(game_id: int) -> bool:
+    """Queued for a short (live) deadline: forfeit the player to move if it has passed."""
+    from .services.moves import game_forfeit
+
+    return game_forfeit(game_id=game_id) is not None

@@ -43,7 +43,7 @@ def new_game(request):
         try:
             game = services.game_create(
                 creator=request.user, variant=data["variant"],
-                seconds_per_move=data["days"] * 86400, invitees=data["invitees"],
+                seconds_per_move=data["seconds_per_move"], invitees=data["invitees"],
                 open_seats=data["open_seats"])
         except Refused as refused:
             form.add_error(None, refused.reason)

@@ -116,14 +116,14 @@ def test_new_game_form_invites_and_my_games_lists_it(client, make_user):
     """Creating a game invites by username; My games and the badge show it."""
     ann, bob = make_user("ann"), make_user("bob")
     client.force_login(ann)
-    response = client.post("/games/new/", {"variant": "wordgrid", "days": 3, "invitees": "bob",
+    response = client.post("/games/new/", {"variant": "wordgrid", "seconds_per_move": 3 * DAY, "invitees": "bob",
                                            "open_seats": 0})
     game = Game.objects.get()
     assert response.status_code == 302 and response.url == f"/games/{game.pk}/"
     assert game.seconds_per_move == 3 * DAY and game.status == Status.WAITING
-    bad = client.post("/games/new/", {"variant": "wordgame", "days": 3, "invitees": "nobody", "open_seats": 0})
+    bad = client.post("/games/new/", {"variant": "wordgame", "seconds_per_move": 3 * DAY, "invitees": "nobody", "open_seats": 0})
     assert "There is no player called nobody" in bad.content.decode()
-    too_many = client.post("/games/new/", {"variant": "wordgame", "days": 3, "invitees": "bob",
+    too_many = client.post("/games/new/", {"variant": "wordgame", "seconds_per_move": 3 * DAY, "invitees": "bob",
                                            "open_seats": 1})
     assert "Wordgame takes 2–2 players" in too_many.content.decode()
     client.force_login(bob)

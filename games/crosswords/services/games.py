@@ -111,6 +111,7 @@ def _start(game: Game) -> None:
     game.save(update_fields=["status", "started_at", "to_move", "deadline"])
     seat = game.seats.get(index=state.to_move)
     notifications.your_turn(game, user=seat.user)
+    notifications.deadline_set(game)
     notifications.game_changed(game)
 
 

@@ -79,6 +79,7 @@ def _apply(game: Game, move: engine.Move, *, move_count: int | None, reason: str
             seat.save(update_fields=["score", "left"])
         if turn_passed:
             notifications.your_turn(game, user=seats[after.to_move].user)
+            notifications.deadline_set(game)
     notifications.game_changed(game)
     return stored
 

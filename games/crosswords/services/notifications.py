@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from django.db import transaction
+
 from accounts.services import notify
 from config.realtime import broadcast_on_commit
 
@@ -77,3 +79,18 @@ def game_over(game: Game, *, user, result: str) -> None:
     notify(user=user, kind="crossword.over", text=f"{_name(game)} is over: {result}", url=url,
            email_subject=f"{_name(game)} is over",
            email_body=f"{_name(game)} is over: {result}\n\nSee the game: {url}\n")
+
+
+# Deadlines of live games (short times per move) get their own task at the deadline, so
+# a forfeit does not wait for the next sweep; long ones are left to the sweep, since a
+# broker holds a delayed task for only so long.
+LIVE_DEADLINE_SECONDS = 3600
+
+
+def deadline_set(game: Game) -> None:
+    if game.deadline is None or game.seconds_per_move > LIVE_DEADLINE_SECONDS:
+        return
+    from ..tasks import forfeit_if_overdue
+
+    game_id, eta = game.pk, game.deadline + timedelta(seconds=1)
+    transaction.on_commit(lambda: forfeit_if_overdue.apply_async(args=[game_id], eta=eta))

@@ -354,7 +354,10 @@
     if (!("WebSocket" in window) || !window.Wordfall) return;
     const ws = new WebSocket(Wordfall.wsUrl(root.dataset.wsPath));
     let ping = null;
-    ws.onopen = () => { retry = 1000; ping = setInterval(() => ws.send(JSON.stringify({ type: "ping" })), 30000); };
+    ws.onopen = () => {
+      retry = 1000; root.dataset.socket = "open";
+      ping = setInterval(() => ws.send(JSON.stringify({ type: "ping" })), 30000);
+    };
     ws.onmessage = (e) => {
       const msg = JSON.parse(e.data);
       if ((msg.type === "moved" || msg.type === "hello") && area) {
@@ -364,8 +367,10 @@
         }
       }
     };
-    ws.onclose = () => { clearInterval(ping); setTimeout(connect, retry); retry = Math.min(retry * 2, 30000); };
-    root.dataset.socket = "open";
+    ws.onclose = () => {
+      root.dataset.socket = "closed"; clearInterval(ping);
+      setTimeout(connect, retry); retry = Math.min(retry * 2, 30000);
+    };
   }
 
   init();

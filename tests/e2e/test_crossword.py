@@ -1,0 +1,114 @@
+"""What two crossword players see: moves placed by tapping, live updates, refusals, blanks."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from games.crosswords import selectors, services
+from games.crosswords.models import Game
+from games.engine import crossword_game, movegen
+from lexicon.services import get_lexicon
+from tests.conftest import session_cookie_for
+
+pytestmark = pytest.mark.e2e
+DAY = 86400
+
+
+def signed_in(new_page, live_site, user):
+    page = new_page()
+    name, value = session_cookie_for(user).split("=", 1)
+    page.context.add_cookies([{"name": name, "value": value, "url": live_site.url}])
+    return page
+
+
+def seed_with_blank_opening() -> tuple[str, object]:
+    """A seed whose opener holds a blank and has a best play using it."""
+    lex = get_lexicon("common")
+    variant = selectors.ENGINE_VARIANTS["wordgrid"]
+    for n in range(500):
+        seed = f"e2e-{n}"
+        game = crossword_game.new_game(variant, 2, seed, lex)
+        rack = game.racks[game.to_move]
+        if "?" not in rack:
+            continue
+        plays = [p for p in movegen.generate(game.board, rack, variant, lex)
+                 if any(t[3] for t in p.placement) and len(p.placement) <= 4]
+        if plays:
+            return seed, max(plays, key=lambda p: p.score)
+    raise AssertionError("no seed with a blank opening")
+
+
+def place(page, play):
+    """Tap each rack tile, then its square; declare blanks in the dialog."""
+    for row, col, letter, blank in play.placement:
+        page.locator(f'[data-rack] .rt:not(.used)[data-letter="{"?" if blank else letter}"]').first.click()
+        square = page.locator(f'[data-square="{row},{col}"]')
+        if blank:
+            square.click()
+            dialog = page.locator("[data-blank-dialog]")
+            expect(dialog).to_be_visible()
+            with page.expect_response(lambda r: "/preview/" in r.url):
+                dialog.locator(f'[data-blank-letter="{letter}"]').click()
+        else:
+            with page.expect_response(lambda r: "/preview/" in r.url):
+                square.click()
+
+
+def test_two_players_play_against_each_other_live(new_page, live_site, make_user):
+    """Ann sees Submit refused with the reason, declares a blank, plays; Bob sees it live and answers."""
+    ann, bob = make_user("ann"), make_user("bob")
+    seed, opening = seed_with_blank_opening()
+    game = services.game_create(creator=ann, variant="wordgrid", seconds_per_move=DAY, invitees=[bob])
+    Game.objects.filter(pk=game.pk).update(seed=seed)
+    services.game_accept(game_id=game.pk, player=bob)
+
+    ann_page = signed_in(new_page, live_site, ann)
+    bob_page = signed_in(new_page, live_site, bob)
+    for page in (ann_page, bob_page):
+        page.goto(f"/games/{game.pk}/")
+        expect(page.locator("#crossword")).to_have_attribute("data-socket", "open")
+    expect(ann_page.locator("[data-status-line]")).to_contain_text("Your turn")
+    expect(bob_page.locator("[data-status-line]")).to_contain_text("ann to move")
+    expect(ann_page.locator("[data-submit]")).to_be_disabled()
+
+    # An illegal placement: one tile off the star. Submit stays disabled with the reason.
+    first = ann_page.locator('[data-rack] .rt:not([data-letter="?"])').first
+    first.click()
+    with ann_page.expect_response(lambda r: "/preview/" in r.url):
+        ann_page.locator('[data-square="7,2"]').click()
+    expect(ann_page.locator("[data-submit]")).to_be_disabled()
+    expect(ann_page.locator("[data-preview-reason]")).to_contain_text("centre")
+    expect(ann_page.locator("[data-submit]")).to_have_attribute("title", "The first word must cover the centre.")
+    with ann_page.expect_response(lambda r: "/preview/" in r.url):
+        ann_page.locator('[data-square="7,2"]').click()  # tap a placed tile: it goes back
+    expect(ann_page.locator('[data-square="7,2"] .t')).to_have_count(0)
+
+    # The legal opening, with a blank declared in the dialog.
+    place(ann_page, opening)
+    submit = ann_page.locator("[data-submit]")
+    expect(submit).to_be_enabled()
+    expect(submit).to_have_text(f"Submit {opening.score}")
+    expect(ann_page.locator("[data-preview-words]")).to_contain_text(opening.main_word.upper())
+    submit.click()
+    expect(ann_page.locator("#play-area")).to_have_attribute("data-move-count", "1")
+    expect(ann_page.locator("[data-status-line]")).to_contain_text("bob to move")
+
+    # Bob's page updates live: the tiles, the blank tinted, the history, his turn.
+    expect(bob_page.locator("#play-area")).to_have_attribute("data-move-count", "1")
+    expect(bob_page.locator("[data-status-line]")).to_contain_text("Your turn")
+    expect(bob_page.locator(".sq .t.blank")).to_have_count(sum(1 for t in opening.placement if t[3]))
+    expect(bob_page.locator("[data-history]")).to_contain_text(opening.main_word.upper())
+    for row, col, letter, _ in opening.placement:
+        expect(bob_page.locator(f'[data-square="{row},{col}"] .t')).to_contain_text(letter.upper())
+
+    # Bob answers; Ann sees it live.
+    game.refresh_from_db()
+    state = selectors.engine_state(game)
+    reply = movegen.best(state.board, state.racks[1], state.variant, state.lexicon)
+    place(bob_page, reply)
+    expect(bob_page.locator("[data-submit]")).to_have_text(f"Submit {reply.score}")
+    bob_page.locator("[data-submit]").click()
+    expect(ann_page.locator("#play-area")).to_have_attribute("data-move-count", "2")
+    expect(ann_page.locator("[data-status-line]")).to_contain_text("Your turn")
+    expect(ann_page.locator(".cw-scores [data-seat='1'] [data-score]")).to_have_text(str(reply.score))

@@ -1,0 +1,110 @@
+"""The game socket (real ASGI app, real Redis channel layer) and the Celery sweep task."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.utils import timezone
+
+from games.crosswords import selectors, services, tasks
+from games.crosswords.models import Game, Move, Status
+from games.engine import movegen
+
+DAY = 86400
+
+
+def start_duel(make_user):
+    ann, bob = make_user("ann"), make_user("bob")
+    game = services.game_create(creator=ann, variant="wordgrid", seconds_per_move=DAY, invitees=[bob])
+    services.game_accept(game_id=game.pk, player=bob)
+    game.refresh_from_db()
+    return game, ann, bob
+
+
+def best_play(game):
+    state = selectors.engine_state(game)
+    return movegen.best(state.board, state.racks[state.to_move], state.variant, state.lexicon)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_move_reaches_every_open_page_of_the_game(ws_connect, make_user):
+    """When one player moves, both players' sockets hear the new move count, no tiles."""
+    game, ann, bob = await sync_to_async(start_duel)(make_user)
+    ann_ws = await ws_connect(f"/ws/games/{game.pk}/", ann)
+    bob_ws = await ws_connect(f"/ws/games/{game.pk}/", bob)
+    assert await ann_ws.receive_json_from(timeout=5) == {"type": "hello", "move_count": 0}
+    assert await bob_ws.receive_json_from(timeout=5) == {"type": "hello", "move_count": 0}
+    play = await sync_to_async(best_play)(game)
+    await sync_to_async(services.game_play)(game_id=game.pk, player=ann,
+                                            placement=play.placement, move_count=0)
+    for ws in (ann_ws, bob_ws):
+        message = await ws.receive_json_from(timeout=5)
+        assert message == {"type": "moved", "move_count": 1, "status": "active"}
+    await bob_ws.send_json_to({"type": "ping"})
+    assert await bob_ws.receive_json_from(timeout=5) == {"type": "pong"}
+    await bob_ws.send_json_to({"type": "play", "placement": []})
+    refused = await bob_ws.receive_json_from(timeout=5)
+    assert refused["type"] == "error"
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_the_game_socket_needs_a_signed_in_player_and_a_game(ws_connect, make_user):
+    """Anonymous visitors and unknown games are refused."""
+    game, ann, bob = await sync_to_async(start_duel)(make_user)
+    assert await ws_connect(f"/ws/games/{game.pk}/", None, expect_accept=False) is None
+    assert await ws_connect(f"/ws/games/{game.pk + 999}/", ann, expect_accept=False) is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_sweep_task_forfeits_overdue_players_idempotently(make_user):
+    """The beat task forfeits a player past the deadline; running it again changes nothing."""
+    game, ann, bob = start_duel(make_user)
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    assert tasks.sweep_deadlines() == {"forfeited": 1, "reminded": 0}
+    assert tasks.sweep_deadlines() == {"forfeited": 0, "reminded": 0}
+    game.refresh_from_db()
+    assert game.status == Status.FINISHED
+    forfeit = Move.objects.get(game=game)
+    assert forfeit.kind == "forfeit" and forfeit.reason == "missed the move deadline"
+
+
+def test_the_sweep_is_in_the_beat_schedule(settings):
+    """Celery beat runs the crossword deadline sweep."""
+    tasks_scheduled = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
+    assert "games.crosswords.tasks.sweep_deadlines" in tasks_scheduled
+
+
+@pytest.mark.django_db
+def test_a_live_game_queues_a_forfeit_check_at_each_deadline(make_user, monkeypatch,
+                                                             django_capture_on_commit_callbacks):
+    """Short times per move queue a task at the deadline; it forfeits only once overdue."""
+    queued = []
+    monkeypatch.setattr(tasks.forfeit_if_overdue, "apply_async",
+                        lambda args, eta: queued.append((args, eta)))
+    ann, bob = make_user("ann"), make_user("bob")
+    with django_capture_on_commit_callbacks(execute=True):
+        game = services.game_create(creator=ann, variant="wordgrid", seconds_per_move=120,
+                                    invitees=[bob])
+        services.game_accept(game_id=game.pk, player=bob)
+    game.refresh_from_db()
+    assert queued == [([game.pk], game.deadline + timedelta(seconds=1))]
+    assert tasks.forfeit_if_overdue(game.pk) is False
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    assert tasks.forfeit_if_overdue(game.pk) is True
+    assert tasks.forfeit_if_overdue(game.pk) is False
+
+
+@pytest.mark.django_db
+def test_a_correspondence_game_leaves_deadlines_to_the_sweep(make_user, monkeypatch,
+                                                             django_capture_on_commit_callbacks):
+    """Days per move queue no delayed task."""
+    queued = []
+    monkeypatch.setattr(tasks.forfeit_if_overdue, "apply_async",
+                        lambda args, eta: queued.append((args, eta)))
+    with django_capture_on_commit_callbacks(execute=True):
+        start_duel(make_user)
+    assert queued == []
