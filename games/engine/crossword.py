@@ -292,6 +292,27 @@ class IllegalPlay(ValueError):
         self.reason = reason
 
 
+class FrozenList(tuple):
+    """An immutable sequence that also equals a list of the same items.
+
+    ``Play.words`` and ``Play.placement`` are documented as lists
+    (``[(word, points), ...]``) but a Play is an immutable value.
+    """
+
+    __slots__ = ()
+
+    def __eq__(self, other):
+        if isinstance(other, list):
+            other = tuple(other)
+        return tuple.__eq__(self, other)
+
+    def __ne__(self, other):
+        result = self.__eq__(other)
+        return result if result is NotImplemented else not result
+
+    __hash__ = tuple.__hash__
+
+
 class Play:
     """A legal placement and its score.
 
@@ -307,9 +328,9 @@ class Play:
                  words: tuple[tuple[str, int], ...] | None = None, source=None) -> None:
         init = object.__setattr__
         init(self, "score", score)
-        init(self, "placement", placement)
+        init(self, "placement", FrozenList(placement))
         init(self, "across", across)
-        init(self, "_words", words)
+        init(self, "_words", None if words is None else FrozenList(words))
         init(self, "_source", source)  # (board, variant) to work out the words lazily
 
     def __setattr__(self, name, value):
@@ -319,8 +340,8 @@ class Play:
     def words(self) -> tuple[tuple[str, int], ...]:
         if self._words is None:
             board, variant = self._source
-            object.__setattr__(
-                self, "_words", _score_words(board, self.placement, variant, self.across)[1])
+            words = _score_words(board, self.placement, variant, self.across)[1]
+            object.__setattr__(self, "_words", FrozenList(words))
         return self._words
 
     @property

@@ -98,7 +98,7 @@ def _line_squares(line: int, across: bool) -> list[int]:
 
 
 def _cross_checks(cells, values, root, squares, perpendicular, letter_mult, word_mult,
-                  letter_values, max_length):
+                  letter_values, max_length, combine):
     """For each square of a line: None if no cross word can form there, else a dict
     letter -> points of the cross word that letter would make (letters absent from the
     dict are refused); plus the cross word's points with a blank there."""
@@ -121,7 +121,8 @@ def _cross_checks(cells, values, root, squares, perpendicular, letter_mult, word
             continue
         before.reverse()
         fixed = sum(values[j] for j in before) + sum(values[j] for j in after)
-        lm, wm = letter_mult[square], word_mult[square]
+        # The cross word's only new square is this one, so its multiplier alone applies.
+        lm, wm = letter_mult[square], combine(1, word_mult[square])
         allowed = {}
         node = _walk(root, (cells[j] for j in before))
         if node is not None and len(before) + len(after) < max_length:
@@ -193,7 +194,7 @@ def _raw_plays(board: Board, rack: str, variant: Variant, lexicon):
                 continue
             cross, blank_points = _cross_checks(
                 cells, values, root, squares, perpendicular, letter_mult, word_mult,
-                letter_values, max_length)
+                letter_values, max_length, combine)
             _line_plays(
                 out, line, across, [cells[s] for s in squares], [values[s] for s in squares],
                 cross, blank_points, [letter_mult[s] for s in squares],

@@ -177,3 +177,12 @@ def test_squares_offered_follow_the_tiles_down_this_turn():
     two = cw.offered_squares(CAT, [(8, 8, "t", False), (9, 8, "a", False)])
     assert (14, 8) in two and (8, 0) not in two
     assert cw.offered_squares(CAT, [(8, 8, "t", False), (9, 9, "a", False)]) == frozenset()
+
+
+def test_play_words_and_placement_compare_equal_to_lists():
+    """play.words reads as the documented list of (word, points) and cannot be changed."""
+    play = evaluate(Board.empty(), tiles(7, 7, "cat"), WORD_GRID, LEX)
+    assert play.words == [("cat", 10)]
+    assert play.placement == [(7, 7, "c", False), (7, 8, "a", False), (7, 9, "t", False)]
+    with pytest.raises(AttributeError):
+        play.score = 0
