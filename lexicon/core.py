@@ -153,8 +153,14 @@ class Lexicon:
     def __contains__(self, word: object) -> bool:
         if not isinstance(word, str) or not word:
             return False
-        node = self.walk(self.root, word)
-        return node is not None and node < self._n_final
+        node_letters, first, targets = self._node_letters, self._first, self._targets
+        node = self.root
+        for letter in word:
+            i = node_letters[node].find(letter)
+            if i < 0:
+                return False
+            node = targets[first[node] + i]
+        return node < self._n_final
 
     def has_prefix(self, prefix: str) -> bool:
         """Return True if some word starts with ``prefix`` (the empty prefix included)."""
