@@ -62,6 +62,19 @@ def ensure_lexicons() -> list[Lexicon]:
     return rows
 
 
+MODERATORS_GROUP = "Dictionary moderators"
+
+
+def ensure_moderators_group():
+    """Create the group whose members may decide requests (staff still required)."""
+    from django.contrib.auth.models import Group, Permission
+
+    group, _ = Group.objects.get_or_create(name=MODERATORS_GROUP)
+    group.permissions.add(Permission.objects.get(
+        content_type__app_label="lexicon", codename="moderate_dictionaryrequest"))
+    return group
+
+
 def current_version(code: str) -> int:
     """Return the current version of a lexicon (1 until a change is approved)."""
     try:

@@ -60,3 +60,16 @@ def test_corrupt_list_fails_naming_the_file(tmp_path, monkeypatch):
             run("load_lexicons", "-v", "0")
     finally:
         services.forget_loaded()
+
+
+def test_load_lexicons_creates_the_moderators_group(make_user):
+    """Staff in the "Dictionary moderators" group may decide requests."""
+    from django.contrib.auth.models import Group
+
+    run("load_lexicons", "-v", "0")
+    run("load_lexicons", "-v", "0")
+    staff = make_user("mod", is_staff=True)
+    assert not services.can_moderate(staff)
+    staff.groups.add(Group.objects.get(name=services.MODERATORS_GROUP))
+    staff = type(staff).objects.get(pk=staff.pk)  # permissions are cached per instance
+    assert services.can_moderate(staff)

@@ -1,4 +1,4 @@
-"""Create the lexicon rows and precompile every lexicon's current version (idempotent)."""
+"""Create the lexicon rows and moderators group; precompile each current version (idempotent)."""
 
 import time
 
@@ -8,11 +8,13 @@ from lexicon import services, wordlists
 
 
 class Command(BaseCommand):
-    help = "Create the lexicon rows if missing and precompile each current version."
+    help = ("Create the lexicon rows and the moderators group if missing, and precompile "
+            "each lexicon's current version.")
 
     def handle(self, *args, **options):
         try:
             rows = services.ensure_lexicons()
+            services.ensure_moderators_group()
             for row in rows:
                 start = time.perf_counter()
                 lexicon = services.get_lexicon(row.code, row.current_version)
