@@ -112,3 +112,61 @@ def test_two_players_play_against_each_other_live(new_page, live_site, make_user
     expect(ann_page.locator("#play-area")).to_have_attribute("data-move-count", "2")
     expect(ann_page.locator("[data-status-line]")).to_contain_text("Your turn")
     expect(ann_page.locator(".cw-scores [data-seat='1'] [data-score]")).to_have_text(str(reply.score))
+
+
+def test_blank_recall_swap_pass_resign_and_replay(new_page, live_site, make_user):
+    """A recalled blank is blank again; swap, pass and a confirmed resignation reach both pages."""
+    ann, bob = make_user("ann"), make_user("bob")
+    seed, _ = seed_with_blank_opening()
+    game = services.game_create(creator=ann, variant="wordgrid", seconds_per_move=DAY, invitees=[bob])
+    Game.objects.filter(pk=game.pk).update(seed=seed)
+    services.game_accept(game_id=game.pk, player=bob)
+    ann_page = signed_in(new_page, live_site, ann)
+    bob_page = signed_in(new_page, live_site, bob)
+    for page in (ann_page, bob_page):
+        page.goto(f"/games/{game.pk}/")
+        expect(page.locator("#crossword")).to_have_attribute("data-socket", "open")
+
+    blank = ann_page.locator('[data-rack] .rt[data-letter="?"]').first
+    star = ann_page.locator('[data-square="7,7"]')
+    blank.click()
+    star.click()
+    dialog = ann_page.locator("[data-blank-dialog]")
+    expect(dialog).to_be_visible()
+    expect(ann_page.locator("[data-submit]")).to_be_disabled()
+    dialog.locator("[data-blank-cancel]").click()
+    expect(dialog).to_be_hidden()
+    expect(star.locator(".t")).to_have_count(0)
+    expect(blank).to_be_visible()
+    blank.click()
+    star.click()
+    with ann_page.expect_response(lambda r: "/preview/" in r.url):
+        dialog.locator('[data-blank-letter="e"]').click()
+    expect(star.locator(".t.blank")).to_have_text("E")
+    with ann_page.expect_response(lambda r: "/preview/" in r.url):
+        star.click()  # recalled: the blank is blank again on the rack
+    expect(star.locator(".t")).to_have_count(0)
+    expect(blank).to_be_visible()
+    expect(blank).to_have_text("")
+
+    ann_page.locator("[data-swap-open]").click()
+    swap_tiles = ann_page.locator("[data-swap-tiles] .rt")
+    swap_tiles.nth(0).click()
+    swap_tiles.nth(1).click()
+    ann_page.locator("[data-swap-confirm]").click()
+    expect(ann_page.locator("#play-area")).to_have_attribute("data-move-count", "1")
+    expect(bob_page.locator("[data-history]")).to_contain_text("swapped 2 tiles")
+
+    expect(bob_page.locator("[data-pass]")).to_be_enabled()
+    bob_page.locator("[data-pass]").click()
+    expect(ann_page.locator("[data-history]")).to_contain_text("bob passed")
+
+    ann_page.locator("[data-resign-open]").click()
+    ann_page.locator("[data-resign-confirm]").click()
+    expect(bob_page.locator("[data-status-line]")).to_contain_text("Finished: bob wins")
+    expect(ann_page.locator("[data-status-line]")).to_contain_text("Finished: bob wins")
+    bob_page.locator('[data-replay-step="first"]').click()
+    expect(bob_page.locator("[data-replay-text]")).to_contain_text("0/3")
+    bob_page.locator('[data-replay-step="forward"]').click()
+    expect(bob_page.locator("[data-replay-text]")).to_contain_text("1/3")
+    expect(bob_page.get_by_role("button", name="Rematch")).to_be_visible()

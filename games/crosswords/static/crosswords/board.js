@@ -50,9 +50,13 @@
     if (lastError) { showError(lastError); lastError = ""; }
   }
 
+  // Reload the play area; tiles the player had laid down this turn go back on the new
+  // board where their squares are still free (the server judges them again).
   function refresh() {
     if (refreshing) return refreshing;
-    const done = () => { refreshing = null; init(); };
+    const keep = pending.filter((e) => e.letter)
+      .map((e) => ({ row: e.row, col: e.col, letter: e.letter, blank: e.blank }));
+    const done = () => { refreshing = null; init(); restore(keep); };
     if (window.htmx) {
       refreshing = htmx.ajax("GET", root.dataset.url, { target: "#play-area", swap: "outerHTML" }).then(done, done);
     } else {
@@ -60,6 +64,20 @@
         .then((r) => r.text()).then((html) => { area.outerHTML = html; }).then(done, done);
     }
     return refreshing;
+  }
+
+  function restore(keep) {
+    if (!keep.length || !isPlayer()) return;
+    for (const k of keep) {
+      const sq = $(`[data-square="${k.row},${k.col}"]`);
+      const btn = $$("[data-rack] .rt:not(.used)").find((b) => b.dataset.letter === (k.blank ? "?" : k.letter));
+      if (!sq || !btn || sq.querySelector(".t")) continue;
+      const entry = Object.assign({}, k, { btn, sq });
+      pending.push(entry);
+      btn.classList.add("used");
+      drawPending(entry);
+    }
+    if (pending.length) changed();
   }
 
   function showError(text) {
@@ -199,7 +217,7 @@
     if (button) button.disabled = true;
     showError("");
     const data = await post(url, Object.assign({ move_count: area.dataset.moveCount }, fields));
-    if (data.ok) { lastError = ""; await refresh(); return; }
+    if (data.ok) { lastError = ""; pending = []; await refresh(); return; }
     if (button) button.disabled = false;
     if (data.status === 409) { lastError = data.reason; await refresh(); return; }
     showError(data.reason || "That did not work; try again.");
