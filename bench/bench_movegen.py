@@ -92,7 +92,8 @@ def main() -> int:
     print(f"en lexicon: {len(lexicon)} words, loaded in {time.perf_counter() - start:.2f} s")
     start = time.perf_counter()
     movegen.dawg(lexicon)
-    print(f"movegen DAWG dicts built in {(time.perf_counter() - start) * 1000:.0f} ms (once per lexicon)")
+    built = (time.perf_counter() - start) * 1000
+    print(f"movegen DAWG dicts built in {built:.0f} ms (once per lexicon)")
 
     failed = False
     for name, rack in SHARED:

@@ -410,7 +410,9 @@ def _check_geometry(board: Board, tiles: tuple[Tile, ...], variant: Variant) -> 
         across = len(rows) == 1
     else:
         row, col = squares[0]
-        across = _has_neighbour(board, row, col, True) or not _has_neighbour(board, row, col, False)
+        # A lone tile's main word runs across unless it only has neighbours above or below.
+        across = (_has_neighbour(board, row, col, True)
+                  or not _has_neighbour(board, row, col, False))
     if board.is_empty:
         if CENTRE not in placed:
             raise IllegalPlay("the first word must cover the centre")
@@ -439,7 +441,9 @@ def _word_through(board: Board, new: dict, row: int, col: int, across: bool):
     dr, dc = (0, 1) if across else (1, 0)
 
     def filled(r: int, c: int) -> bool:
-        return 0 <= r < SIZE and 0 <= c < SIZE and ((r, c) in new or board.letter(r, c) is not None)
+        if not (0 <= r < SIZE and 0 <= c < SIZE):
+            return False
+        return (r, c) in new or board.letter(r, c) is not None
 
     while filled(row - dr, col - dc):
         row, col = row - dr, col - dc

@@ -64,8 +64,9 @@ class Move:
 
     @classmethod
     def place(cls, seat: int, placement: Iterable[Sequence]) -> "Move":
-        return cls(PLACE, seat, tuple(
-            (int(r), int(c), str(letter).lower(), bool(blank)) for r, c, letter, blank in placement))
+        tiles = tuple((int(r), int(c), str(letter).lower(), bool(blank))
+                      for r, c, letter, blank in placement)
+        return cls(PLACE, seat, tiles)
 
     @classmethod
     def swap(cls, seat: int, tiles: str) -> "Move":
@@ -248,7 +249,8 @@ class Game:
             raise IllegalPlay("those tiles are not on your rack")
         bag = _shuffled(self.bag + tuple(move.tiles), self.seed, len(self.turns))
         count = len(move.tiles)
-        racks = _replace_at(self.racks, move.seat, "".join(sorted(remaining + "".join(bag[:count]))))
+        new_rack = "".join(sorted(remaining + "".join(bag[:count])))
+        racks = _replace_at(self.racks, move.seat, new_rack)
         return self._after_turn(move, 0, None, racks, bag[count:], drawn=count)
 
     def _after_turn(self, move, score, play, racks, bag, drawn) -> "Game":

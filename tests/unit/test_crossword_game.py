@@ -1,8 +1,13 @@
 """The crossword game state machine: turns, racks, bag, end rules (RULES §3, §4)."""
 
+import random
+
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from games.engine import crossword as cw
+from games.engine import movegen
 from games.engine.crossword import WORD_GRID, WORDGAME, IllegalPlay, Move
 from games.engine.tiles import WORD_GRID_BAG, WORDGAME_BAG
 from lexicon.core import Lexicon
@@ -129,13 +134,6 @@ def test_replay_rebuilds_the_same_game():
 
 
 # -- random games to the end ------------------------------------------------------------
-
-import random  # noqa: E402
-
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
-from games.engine import movegen  # noqa: E402
 
 
 @pytest.fixture(scope="module")
