@@ -1,0 +1,252 @@
+"""Hunt sockets over the real Redis channel layer: players, watchers, races, bad input, reconnect."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from datetime import timedelta
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.utils import timezone
+
+from games.engine import hunt
+from games.hunts import services
+from games.hunts.models import FoundWord, HuntRound, RoundStatus
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+BOARD = hunt.Board(
+    [["c", "a", "t", "s"], ["o", "r", "e", "x"], ["d", "i", "n", "g"], ["p", "l", "u", "m"]],
+    bonuses={(0, 0): "3L", (0, 2): "3W", (2, 2): "2L", (3, 3): "2L"},
+)
+
+
+async def receive_until(ws, kind, timeout=5, **match):
+    while True:
+        message = json.loads(await ws.receive_from(timeout=timeout))
+        if message["type"] == kind and all(message.get(k) == v for k, v in match.items()):
+            return message
+
+
+async def no_message(ws, kind, wait=0.5):
+    """True if no ``kind`` message arrives within ``wait`` (without cancelling the consumer)."""
+    while not await ws.receive_nothing(timeout=wait):
+        if json.loads(await ws.receive_from())["type"] == kind:
+            return False
+    return True
+
+
+@sync_to_async
+def rampage_table(make_user, bots=()):
+    ann, bob = make_user("ann"), make_user("bob")
+    table = services.table_create(host=ann, seat_count=3, bots=bots)
+    services.table_join(table_id=table.pk, user=bob)
+    return table, ann, bob
+
+
+@sync_to_async
+def start_now(table, board=BOARD):
+    """Start a round whose board is already showing (the 3-2-1 is skipped)."""
+    game_round = services.round_start(table_id=table.pk, by=table.host)
+    now = timezone.now()
+    HuntRound.objects.filter(pk=game_round.pk).update(
+        board=board.to_text(), starts_at=now - timedelta(seconds=1), deadline=now + timedelta(seconds=60)
+    )
+    return HuntRound.objects.get(pk=game_round.pk)
+
+
+async def test_two_players_and_a_watcher_see_a_find_live(ws_connect, make_user):
+    """A Rampage find reaches both players and the watcher; the finder gets accepted."""
+    table, ann, bob = await rampage_table(make_user)
+    eve = await sync_to_async(make_user)("eve")
+    path = f"/ws/hunts/{table.pk}/"
+    ws_ann, ws_bob, ws_eve = [await ws_connect(path, u) for u in (ann, bob, eve)]
+    anonymous = await ws_connect(path)
+    state = await receive_until(ws_eve, "state")
+    assert state["me"] == {"user_id": eve.pk, "seated": False, "is_host": False}
+    assert [s["name"] for s in state["seats"]] == ["ann", "bob"]
+    watchers = await receive_until(ws_ann, "table.watchers", count=2)
+    assert watchers["count"] == 2  # eve and the anonymous socket; players are not watchers
+
+    game_round = await start_now(table)
+    await ws_ann.send_json_to({"type": "submit", "round_id": game_round.pk, "path": [[0, 0], [0, 1], [0, 2]], "id": 7})
+    result = await receive_until(ws_ann, "result")
+    assert (result["outcome"], result["word"], result["points"], result["id"]) == ("accepted", "cat", 33, 7)
+    for ws in (ws_ann, ws_bob, ws_eve, anonymous):
+        found = await receive_until(ws, "round.found")
+        assert (found["word"], found["name"], found["points"], found["bonuses"]) == ("cat", "ann", 33, ["3L", "3W"])
+
+
+async def test_watchers_cannot_submit(ws_connect, make_user):
+    """A watcher's or an anonymous visitor's submission is refused and stores nothing."""
+    table, ann, bob = await rampage_table(make_user)
+    eve = await sync_to_async(make_user)("eve")
+    game_round = await start_now(table)
+    for user in (eve, None):
+        ws = await ws_connect(f"/ws/hunts/{table.pk}/", user)
+        await ws.send_json_to({"type": "submit", "round_id": game_round.pk, "word": "cat"})
+        result = await receive_until(ws, "result")
+        assert result["outcome"] == "refused"
+    assert not await sync_to_async(FoundWord.objects.exists)()
+
+
+async def test_simultaneous_identical_submissions_over_sockets(ws_connect, make_user):
+    """Two players send the same word at once: exactly one accepted, one taken."""
+    table, ann, bob = await rampage_table(make_user)
+    game_round = await start_now(table)
+    ws_ann = await ws_connect(f"/ws/hunts/{table.pk}/", ann)
+    ws_bob = await ws_connect(f"/ws/hunts/{table.pk}/", bob)
+    for word in ("rate", "tear", "ding", "ten"):
+        message = {"type": "submit", "round_id": game_round.pk, "word": word}
+        await asyncio.gather(ws_ann.send_json_to(message), ws_bob.send_json_to(message))
+        outcomes = sorted([(await receive_until(ws_ann, "result"))["outcome"],
+                           (await receive_until(ws_bob, "result"))["outcome"]])
+        assert outcomes == ["accepted", "taken"], word
+    assert await sync_to_async(FoundWord.objects.filter(round=game_round).count)() == 4
+
+
+async def test_late_forged_and_malformed_messages(ws_connect, make_user):
+    """Late, forged and malformed messages are refused with a reason and change nothing."""
+    table, ann, bob = await rampage_table(make_user)
+    game_round = await start_now(table)
+    ws = await ws_connect(f"/ws/hunts/{table.pk}/", ann)
+    cases = [
+        ("not json", "error", "Messages must be JSON text."),
+        (json.dumps({"type": "submit", "round_id": "1", "word": "cat"}), "error", "A submission names its round."),
+        (json.dumps({"type": "submit", "round_id": game_round.pk, "path": [[0, 0], [5, 5]]}), "result",
+         "The path leaves the board."),
+        (json.dumps({"type": "submit", "round_id": game_round.pk, "path": [[0, 0], [1, 3]]}), "result",
+         "The path jumps between tiles that do not touch."),
+        (json.dumps({"type": "submit", "round_id": game_round.pk, "path": [[0, 0], [0, 1], [0, 0]]}), "result",
+         "The path uses a tile twice."),
+        (json.dumps({"type": "submit", "round_id": game_round.pk, "word": "cat", "pad": "x" * 5000}), "error",
+         "Message too large."),
+        (json.dumps({"type": "resign"}), "error", "Unknown message type: resign"),
+        (json.dumps({"type": "start"}), "error", "A round is already in progress."),
+    ]
+    for text, kind, reason in cases:
+        await ws.send_to(text_data=text)
+        reply = await receive_until(ws, kind)
+        assert reply["reason"] == reason, text
+    # Another player's round: bob is not seated at this second table.
+    other = await sync_to_async(services.table_create)(host=bob, bots=("easy",))
+    other_round = await start_now(other)
+    await ws.send_json_to({"type": "submit", "round_id": other_round.pk, "word": "cat"})
+    assert (await receive_until(ws, "result"))["reason"] == "You are not playing in this round."
+    # Late: the deadline has passed.
+    await sync_to_async(HuntRound.objects.filter(pk=game_round.pk).update)(deadline=timezone.now())
+    await ws.send_json_to({"type": "submit", "round_id": game_round.pk, "word": "cat"})
+    assert (await receive_until(ws, "result"))["outcome"] == "late"
+    assert not await sync_to_async(FoundWord.objects.exists)()
+
+
+async def test_a_flood_is_rate_limited(ws_connect, make_user):
+    """A flood of submissions gets refusals, not a closed socket."""
+    table, ann, bob = await rampage_table(make_user)
+    game_round = await start_now(table)
+    ws = await ws_connect(f"/ws/hunts/{table.pk}/", ann)
+    for _ in range(30):
+        await ws.send_json_to({"type": "submit", "round_id": game_round.pk, "word": "zzz"})
+    reasons = []
+    for _ in range(30):
+        message = json.loads(await ws.receive_from(timeout=5))
+        if message["type"] in ("result", "error"):
+            reasons.append(message["reason"])
+    assert any("slow down" in reason for reason in reasons)
+    await asyncio.sleep(1)  # the socket's token bucket refills
+    await ws.send_json_to({"type": "ping"})
+    await receive_until(ws, "pong")
+
+
+async def test_end_round_twice_broadcasts_results_once(ws_connect, make_user):
+    """round_end run twice gives the same result and announces it once."""
+    table, ann, bob = await rampage_table(make_user)
+    game_round = await start_now(table)
+    ws = await ws_connect(f"/ws/hunts/{table.pk}/", bob)
+    await ws.send_json_to({"type": "submit", "round_id": game_round.pk, "word": "sex"})
+    assert (await receive_until(ws, "result"))["outcome"] == "accepted"
+    deadline = timezone.now() + timedelta(seconds=61)
+    first = await sync_to_async(services.round_end)(round_id=game_round.pk, now=deadline)
+    ended = await receive_until(ws, "round.ended")
+    assert ended["results_url"] == game_round.get_absolute_url()
+    second = await sync_to_async(services.round_end)(round_id=game_round.pk, now=deadline + timedelta(minutes=5))
+    assert await no_message(ws, "round.ended")
+    assert first.ended_at == second.ended_at and second.status == RoundStatus.FINISHED
+    scores = await sync_to_async(lambda: sorted(second.players.values_list("score", flat=True)))()
+    assert scores == [0, 10]
+
+
+async def test_reconnect_restores_the_round(ws_connect, make_user):
+    """Reconnecting mid-round gives the board, found words, scores and the deadline again."""
+    table, ann, bob = await rampage_table(make_user)
+    game_round = await start_now(table)
+    ws = await ws_connect(f"/ws/hunts/{table.pk}/", ann)
+    await ws.send_json_to({"type": "submit", "round_id": game_round.pk, "word": "cat"})
+    await receive_until(ws, "result")
+    await ws.disconnect()
+    again = await ws_connect(f"/ws/hunts/{table.pk}/", ann)
+    state = await receive_until(again, "state")
+    round_state = state["round"]
+    assert round_state["id"] == game_round.pk and round_state["faces"][0] == ["c", "a", "t", "s"]
+    assert round_state["bonuses"] == {"0,0": "3L", "0,2": "3W", "2,2": "2L", "3,3": "2L"}
+    assert [f["word"] for f in round_state["found"]] == ["cat"]
+    assert round_state["deadline"] == int(game_round.deadline.timestamp() * 1000)
+    assert abs(state["server_now"] - timezone.now().timestamp() * 1000) < 2000
+    assert {s["name"]: s["score"] for s in state["seats"]} == {"ann": 33, "bob": 0}
+
+
+async def test_two_tabs_are_one_player(ws_connect, make_user):
+    """A player with two tabs is one player: a word found in one is taken in the other."""
+    table, ann, bob = await rampage_table(make_user)
+    game_round = await start_now(table)
+    tab1 = await ws_connect(f"/ws/hunts/{table.pk}/", ann)
+    tab2 = await ws_connect(f"/ws/hunts/{table.pk}/", ann)
+    await tab1.send_json_to({"type": "submit", "round_id": game_round.pk, "word": "cat"})
+    assert (await receive_until(tab1, "result"))["outcome"] == "accepted"
+    assert (await receive_until(tab2, "round.found"))["word"] == "cat"
+    await tab2.send_json_to({"type": "submit", "round_id": game_round.pk, "word": "cat"})
+    assert (await receive_until(tab2, "result"))["reason"] == "You already found CAT."
+
+
+async def test_classic_players_see_only_counts_of_others(ws_connect, make_user):
+    """Classic: the finder's tabs get the word; others only a count."""
+    @sync_to_async
+    def classic_table():
+        ann, bob = make_user("ann"), make_user("bob")
+        table = services.table_create(host=ann, game="classic", size=4)
+        services.table_join(table_id=table.pk, user=bob)
+        return table, ann, bob
+
+    table, ann, bob = await classic_table()
+    game_round = await start_now(table, hunt.Board(BOARD.faces))
+    ws_ann = await ws_connect(f"/ws/hunts/{table.pk}/", ann)
+    ws_bob = await ws_connect(f"/ws/hunts/{table.pk}/", bob)
+    await ws_ann.send_json_to({"type": "submit", "round_id": game_round.pk, "word": "cats"})
+    assert (await receive_until(ws_ann, "result"))["points"] == 1
+    assert (await receive_until(ws_ann, "round.mine"))["word"] == "cats"
+    count = await receive_until(ws_bob, "round.count")
+    assert (count["user_id"], count["count"]) == (ann.pk, 1)
+    assert await no_message(ws_bob, "round.mine")
+
+
+async def test_start_over_the_socket_and_lobby_updates(ws_connect, make_user):
+    """The host starts over the socket; the lobby hears about new tables."""
+    lobby = await ws_connect("/ws/hunts/lobby/")
+    await receive_until(lobby, "lobby.tables")
+    table, ann, bob = await rampage_table(make_user)
+    listing = await receive_until(lobby, "lobby.tables")
+    assert f'data-table-id="{table.pk}"' in listing["html"]
+    ws = await ws_connect(f"/ws/hunts/{table.pk}/", ann)
+    await receive_until(ws, "state")
+    await ws.send_json_to({"type": "start"})
+    state = await receive_until(ws, "state")
+    while state["round"] is None:
+        state = await receive_until(ws, "state")
+    assert state["round"]["status"] == "playing"
+    assert state["round"]["starts_at"] > state["server_now"]  # the 3-2-1 is still running
+
+
+async def test_unknown_table_is_refused(ws_connect):
+    """A socket to a table that does not exist is closed."""
+    assert await ws_connect("/ws/hunts/999999/", expect_accept=False) is None
