@@ -28,7 +28,7 @@ class GameAdmin(admin.ModelAdmin):
     search_fields = ("seats__user__username",)
     readonly_fields = ("seed", "series", "game_number", "rematch_of", "lexicon_code",
                        "lexicon_version", "move_count", "to_move", "deadline",
-                       "reminded_at_move", "started_at", "finished_at", "end_reason")
+                       "remind_at", "started_at", "finished_at", "end_reason")
     inlines = [SeatInline, MoveInline]
 
     def has_add_permission(self, request):

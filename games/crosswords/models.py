@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import secrets
 import uuid
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import models
@@ -33,6 +34,8 @@ class Status(models.TextChoices):
 DAYS_PER_MOVE = (1, 2, 3, 5, 7, 14)
 #: Short times for live play; the same pages serve both.
 LIVE_MINUTES_PER_MOVE = (2, 5, 10)
+#: The player to move is reminded when this share of the time per move is left.
+REMINDER_FRACTION = 0.2
 
 
 def new_seed() -> str:
@@ -64,13 +67,15 @@ class Game(models.Model):
     move_count = models.PositiveIntegerField(default=0)
     to_move = models.PositiveSmallIntegerField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)
-    # move_count at which the "20 % of the time left" reminder went out (once per turn).
-    reminded_at_move = models.PositiveIntegerField(null=True, blank=True)
+    # When to remind the player to move (20 % of the time left); cleared once sent, so
+    # each turn has at most one reminder.
+    remind_at = models.DateTimeField(null=True, blank=True)
     end_reason = models.CharField(max_length=40, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-pk"]
-        indexes = [models.Index(fields=["status", "deadline"])]
+        indexes = [models.Index(fields=["status", "deadline"]),
+                   models.Index(fields=["status", "remind_at"])]
         constraints = [
             models.CheckConstraint(condition=Q(players__gte=2, players__lte=4),
                                    name="crossword_two_to_four_players"),
@@ -83,6 +88,11 @@ class Game(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("crosswords:game", args=[self.pk])
+
+    def set_deadline(self, now) -> None:
+        """Start the clock of a new turn: its deadline and its reminder time."""
+        self.deadline = now + timedelta(seconds=self.seconds_per_move)
+        self.remind_at = self.deadline - timedelta(seconds=self.seconds_per_move * REMINDER_FRACTION)
 
     @property
     def group_name(self) -> str:

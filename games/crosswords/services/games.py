@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from django.db import transaction
 from django.utils import timezone
 
@@ -107,8 +105,8 @@ def _start(game: Game) -> None:
     game.status = Status.ACTIVE
     game.started_at = now
     game.to_move = state.to_move
-    game.deadline = now + timedelta(seconds=game.seconds_per_move)
-    game.save(update_fields=["status", "started_at", "to_move", "deadline"])
+    game.set_deadline(now)
+    game.save(update_fields=["status", "started_at", "to_move", "deadline", "remind_at"])
     seat = game.seats.get(index=state.to_move)
     notifications.your_turn(game, user=seat.user)
     notifications.deadline_set(game)

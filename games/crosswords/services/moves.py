@@ -7,8 +7,6 @@ next turn's deadline or finish the game.
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from django.db import transaction
 from django.utils import timezone
 
@@ -72,8 +70,7 @@ def _apply(game: Game, move: engine.Move, *, move_count: int | None, reason: str
         turn_passed = move.kind not in LEFT or after.to_move != before.to_move
         game.to_move = after.to_move
         if turn_passed:
-            game.deadline = (now or timezone.now()) + timedelta(seconds=game.seconds_per_move)
-            game.reminded_at_move = None
+            game.set_deadline(now or timezone.now())
         game.save()
         for seat in seats.values():
             seat.save(update_fields=["score", "left"])
@@ -89,6 +86,7 @@ def _finish(game: Game, after: engine.Game, seats: dict) -> None:
     game.finished_at = timezone.now()
     game.to_move = None
     game.deadline = None
+    game.remind_at = None
     game.end_reason = after.end_reason or ""
     game.save()
     places = {seat: place for seat, _, place in after.standings()}
