@@ -47,6 +47,8 @@
     offered = new Set((area.dataset.offered || "").split(";").filter(Boolean));
     paintOffered();
     tick();
+    document.title = document.title.replace(/^● /, "");
+    if (area.dataset.myTurn === "1") document.title = "● " + document.title;
     if (lastError) { showError(lastError); lastError = ""; }
   }
 
@@ -339,6 +341,26 @@
     if (t.matches("[data-resign-confirm]")) return act(root.dataset.resignUrl, {}, t);
     if (t.matches("[data-dialog-close]")) return t.closest("dialog").close();
     if (t.matches("[data-replay-step]")) return replayStep(t.dataset.replayStep);
+  });
+
+  // Keyboard: a letter picks that rack tile (a blank if none), Backspace takes back the
+  // last tile, Escape recalls all, Enter submits.
+  document.addEventListener("keydown", (event) => {
+    if (!isPlayer() || blankEntry || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.target.closest && event.target.closest("input, textarea, select, dialog")) return;
+    const key = event.key.toLowerCase();
+    if (/^[a-z]$/.test(key)) {
+      const free = $$("[data-rack] .rt:not(.used)");
+      const btn = free.find((b) => b.dataset.letter === key) || free.find((b) => b.dataset.letter === "?");
+      if (btn && btn !== selected) selectTile(btn);
+    } else if (key === "backspace" && pending.length) {
+      event.preventDefault(); recall(pending[pending.length - 1]);
+    } else if (key === "escape" && pending.length) {
+      recallAll();
+    } else if (key === "enter" && pending.length) {
+      const submit = $("[data-submit]");
+      if (submit && !submit.disabled) { event.preventDefault(); submitPlay(submit); }
+    }
   });
 
   // Escape on the blank dialog puts the blank back on the rack.
