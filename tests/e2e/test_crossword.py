@@ -170,3 +170,28 @@ def test_blank_recall_swap_pass_resign_and_replay(new_page, live_site, make_user
     bob_page.locator('[data-replay-step="forward"]').click()
     expect(bob_page.locator("[data-replay-text]")).to_contain_text("1/3")
     expect(bob_page.get_by_role("button", name="Rematch")).to_be_visible()
+
+
+def test_invite_accept_and_the_game_starts_live(new_page, live_site, make_user):
+    """Ann invites Bob from the new-game form; Bob accepts; Ann's waiting page turns into the board."""
+    ann, bob = make_user("ann"), make_user("bob")
+    ann_page = signed_in(new_page, live_site, ann)
+    ann_page.goto("/")
+    ann_page.locator('[data-entry="wordgrid"]').click()
+    ann_page.get_by_label("Word Grid").check()
+    ann_page.get_by_label("Time per move").select_option(label="2 days")
+    ann_page.get_by_label("Invite players").fill("bob")
+    ann_page.get_by_role("button", name="Create the game").click()
+    expect(ann_page.locator("[data-status-line]")).to_contain_text("Waiting for players")
+    expect(ann_page.locator("#crossword")).to_have_attribute("data-socket", "open")
+
+    bob_page = signed_in(new_page, live_site, bob)
+    bob_page.goto("/games/")
+    expect(bob_page.get_by_role("heading", name="Invitations")).to_be_visible()
+    bob_page.get_by_role("link", name="Word Grid #").first.click()
+    bob_page.get_by_role("button", name="Accept").click()
+    expect(bob_page.locator("[data-status-line]")).to_contain_text("ann to move")
+    expect(ann_page.locator("[data-status-line]")).to_contain_text("Your turn")
+    expect(ann_page.locator("[data-rack] .rt")).to_have_count(7)
+    ann_page.goto("/games/")
+    expect(ann_page.locator("[data-games-awaiting]")).to_have_text("1")
