@@ -14,9 +14,9 @@ from .models import Game
 
 
 @database_sync_to_async
-def _game_group(game_id: int) -> tuple[str, int] | None:
-    game = Game.objects.filter(pk=game_id).only("pk", "move_count").first()
-    return (game.group_name, game.move_count) if game else None
+def _game_group(game_id: int) -> tuple[str, int, str] | None:
+    game = Game.objects.filter(pk=game_id).only("pk", "move_count", "status").first()
+    return (game.group_name, game.move_count, game.status) if game else None
 
 
 class GameConsumer(JsonMessageConsumer):
@@ -30,10 +30,10 @@ class GameConsumer(JsonMessageConsumer):
         if found is None:
             await self.close(code=4404)
             return
-        self.group, move_count = found
+        self.group, move_count, status = found
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        await self.send_json({"type": "hello", "move_count": move_count})
+        await self.send_json({"type": "hello", "move_count": move_count, "status": status})
 
     async def disconnect(self, code):
         if getattr(self, "group", None):

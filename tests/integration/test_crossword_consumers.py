@@ -35,8 +35,8 @@ async def test_a_move_reaches_every_open_page_of_the_game(ws_connect, make_user)
     game, ann, bob = await sync_to_async(start_duel)(make_user)
     ann_ws = await ws_connect(f"/ws/games/{game.pk}/", ann)
     bob_ws = await ws_connect(f"/ws/games/{game.pk}/", bob)
-    assert await ann_ws.receive_json_from(timeout=5) == {"type": "hello", "move_count": 0}
-    assert await bob_ws.receive_json_from(timeout=5) == {"type": "hello", "move_count": 0}
+    assert await ann_ws.receive_json_from(timeout=5) == {"type": "hello", "move_count": 0, "status": "active"}
+    assert await bob_ws.receive_json_from(timeout=5) == {"type": "hello", "move_count": 0, "status": "active"}
     play = await sync_to_async(best_play)(game)
     await sync_to_async(services.game_play)(game_id=game.pk, player=ann,
                                             placement=play.placement, move_count=0)

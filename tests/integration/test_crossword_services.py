@@ -338,6 +338,9 @@ def test_deadline_sweep_forfeits_and_a_three_player_game_goes_on(make_user):
     forfeit = Move.objects.get(game=game, number=0)
     assert forfeit.kind == "forfeit" and forfeit.reason == "missed the move deadline"
     assert Seat.objects.get(game=game, index=0).left == "forfeited"
+    assert Notification.objects.filter(user=users[0], kind="crossword.forfeit").exists()
+    with pytest.raises(Refused, match="left this game"):
+        services.game_resign(game_id=game.pk, player=users[0])
     assert game.deadline > later - timedelta(seconds=10)
     assert deadlines.games_forfeit_overdue(now=game.deadline + timedelta(seconds=1)) == 1
     game.refresh_from_db()

@@ -41,6 +41,8 @@ def _apply(game: Game, move: engine.Move, *, move_count: int | None, reason: str
     if game.status != Status.ACTIVE:
         raise Refused("This game is over." if game.status == Status.FINISHED
                       else "This game has not started.", status=409)
+    if game.seats.filter(index=move.seat).exclude(left="").exists():
+        raise Refused("You have left this game.", status=409)
     if move_count is not None and move_count != game.move_count:
         raise Refused(STALE, status=409)
     moves = list(game.moves.order_by("number"))
@@ -77,6 +79,8 @@ def _apply(game: Game, move: engine.Move, *, move_count: int | None, reason: str
         if turn_passed:
             notifications.your_turn(game, user=seats[after.to_move].user)
             notifications.deadline_set(game)
+    if move.kind == MoveKind.FORFEIT:
+        notifications.forfeited(game, user=seats[move.seat].user, reason=reason)
     notifications.game_changed(game)
     return stored
 

@@ -74,6 +74,11 @@ def reminder(game: Game, *, user, left: timedelta) -> None:
                        f"you forfeit the game.\n\nOpen the game: {url}\n"))
 
 
+def forfeited(game: Game, *, user, reason: str) -> None:
+    notify(user=user, kind="crossword.forfeit",
+           text=f"You forfeited {_name(game)}: you {reason}.", url=game.get_absolute_url())
+
+
 def game_over(game: Game, *, user, result: str) -> None:
     url = game.get_absolute_url()
     notify(user=user, kind="crossword.over", text=f"{_name(game)} is over: {result}", url=url,
