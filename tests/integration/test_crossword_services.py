@@ -240,6 +240,15 @@ def test_an_illegal_placement_is_refused_with_the_reason(duel):
     assert _unchanged(game)
 
 
+def test_a_malformed_placement_is_refused_by_the_service_too(duel):
+    """Callers other than the views get a refusal, not a crash, for a malformed placement."""
+    game, mover, other, play = duel
+    for placement in ([(7, 7)], [("x", 7, "a", False)], None, [(7, 7, "ab", False)], []):
+        with pytest.raises(Refused):
+            services.game_play(game_id=game.pk, player=mover, placement=placement, move_count=0)
+    assert _unchanged(game)
+
+
 def test_resigning_ends_a_two_player_game_with_the_other_player_winning(duel):
     """The player who resigns finishes last, even when ahead."""
     game, mover, other, play = duel

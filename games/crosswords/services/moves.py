@@ -107,7 +107,11 @@ def game_play(*, game_id: int, player, placement, move_count: int | None) -> Mov
     """Place tiles: ``placement`` is ``[(row, col, letter, is_blank), ...]``."""
     game = _locked(game_id)
     seat = _seat_index(game, player)
-    return _apply(game, engine.Move.place(seat, placement), move_count=move_count)
+    try:
+        move = engine.Move.place(seat, placement)
+    except (TypeError, ValueError):
+        raise Refused("The placement could not be read.") from None
+    return _apply(game, move, move_count=move_count)
 
 
 @transaction.atomic
