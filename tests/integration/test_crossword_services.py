@@ -6,7 +6,7 @@ import threading
 from datetime import timedelta
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.utils import timezone
 
 from accounts.models import Notification
@@ -371,7 +371,7 @@ def test_a_reminder_is_sent_once_when_a_fifth_of_the_time_is_left(make_user):
 
 def test_notifications_are_sent_after_commit_and_not_on_rollback(
         make_user, django_capture_on_commit_callbacks, settings):
-    """The your-turn email is queued on commit; a refused move queues nothing."""
+    """The your-turn email is queued on commit; a refused or rolled-back move queues nothing."""
     from django.core import mail
 
     from config.celery import app
@@ -386,6 +386,13 @@ def test_notifications_are_sent_after_commit_and_not_on_rollback(
             with pytest.raises(Refused):
                 services.game_play(game_id=game.pk, player=bob, placement=play.placement, move_count=0)
         assert callbacks == []
+        with django_capture_on_commit_callbacks(execute=True) as callbacks:
+            with pytest.raises(RuntimeError), transaction.atomic():
+                services.game_play(game_id=game.pk, player=ann, placement=play.placement,
+                                   move_count=0)
+                raise RuntimeError("a later step of the caller failed")
+        assert callbacks == [] and mail.outbox == []
+        assert not Notification.objects.filter(user=bob, kind="crossword.turn").exists()
         with django_capture_on_commit_callbacks(execute=True) as callbacks:
             services.game_play(game_id=game.pk, player=ann, placement=play.placement, move_count=0)
             assert mail.outbox == []
