@@ -437,3 +437,27 @@ def test_two_racing_submissions_apply_exactly_one(make_user):
     assert Move.objects.filter(game=game).count() == 1
     game.refresh_from_db()
     assert game.move_count == 1 and game.to_move == 1
+
+
+def test_a_game_keeps_the_lexicon_version_it_started_with(make_user):
+    """A word removed after the game started still counts there; a new game refuses it."""
+    from lexicon.models import Action, Lexicon, WordChange
+    from lexicon.services import ensure_lexicons
+
+    ensure_lexicons()
+    ann, bob = make_user("ann"), make_user("bob")
+    game = start("wordgrid", [ann, bob])
+    assert (game.lexicon_code, game.lexicon_version) == ("common", 1)
+    state = selectors.engine_state(game)
+    play = movegen.best(state.board, state.racks[0], state.variant, state.lexicon)
+    common = Lexicon.objects.get(code="common")
+    WordChange.objects.create(lexicon=common, version=2, word=play.main_word,
+                              action=Action.REMOVE, decided_at=timezone.now())
+    Lexicon.objects.filter(pk=common.pk).update(current_version=2)
+
+    later = start("wordgrid", [ann, bob], seed=game.seed)
+    assert later.lexicon_version == 2
+    refused = selectors.preview(game=later, player=ann, placement=play.placement, move_count=0)
+    assert not refused["legal"] and play.main_word.upper() in refused["reason"]
+    services.game_play(game_id=game.pk, player=ann, placement=play.placement, move_count=0)
+    assert Move.objects.get(game=game).score == play.score
