@@ -4,7 +4,8 @@ Run with ``python -m bench.bench_movegen``. Measures ``movegen.generate`` (all p
 with the ``en`` lexicon on:
 
 - the two shared positions of ``../shared/bench`` (VsMatt with AABDELT, VsJeremy with
-  DDESW??), the files being looked up beside the repository or in $MOVEGEN_BENCH_DIR;
+  DDESW??), looked up in $MOVEGEN_BENCH_DIR, beside the checkout, or in the copies
+  under ``tests/unit/golden/positions``;
 - 20 fixed mid-game Word Grid positions, built by the game state machine from seeds 1–20
   (both seats play their best-scoring play for 8 turns), each timed with the rack of the
   seat to move without a blank and with one of its tiles turned into a blank.
@@ -39,7 +40,9 @@ def bench_dir() -> Path:
     if configured:
         return Path(configured)
     repo = Path(__file__).resolve().parent.parent
-    for candidate in (repo.parent / "shared" / "bench", repo / "bench" / "positions"):
+    # The shared folder beside the checkout, else the copies kept for the golden tests.
+    copies = repo / "tests" / "unit" / "golden" / "positions"
+    for candidate in (repo.parent / "shared" / "bench", copies):
         if candidate.is_dir():
             return candidate
     raise SystemExit("no benchmark positions: set MOVEGEN_BENCH_DIR")
