@@ -99,6 +99,7 @@ def test_two_players_play_against_each_other_live(new_page, live_site, make_user
     expect(bob_page.locator("[data-status-line]")).to_contain_text("Your turn")
     expect(bob_page.locator(".sq .t.blank")).to_have_count(sum(1 for t in opening.placement if t[3]))
     expect(bob_page.locator("[data-history]")).to_contain_text(opening.main_word.upper())
+    expect(bob_page.locator("[data-games-awaiting]")).to_have_text("1")  # the header badge, live
     for row, col, letter, _ in opening.placement:
         expect(bob_page.locator(f'[data-square="{row},{col}"] .t')).to_contain_text(letter.upper())
 
@@ -109,6 +110,7 @@ def test_two_players_play_against_each_other_live(new_page, live_site, make_user
     place(bob_page, reply)
     expect(bob_page.locator("[data-submit]")).to_have_text(f"Submit {reply.score}")
     bob_page.locator("[data-submit]").click()
+    expect(bob_page.locator("[data-games-awaiting]")).to_be_hidden()
     expect(ann_page.locator("#play-area")).to_have_attribute("data-move-count", "2")
     expect(ann_page.locator("[data-status-line]")).to_contain_text("Your turn")
     expect(ann_page.locator(".cw-scores [data-seat='1'] [data-score]")).to_have_text(str(reply.score))

@@ -219,7 +219,11 @@
     if (button) button.disabled = true;
     showError("");
     const data = await post(url, Object.assign({ move_count: area.dataset.moveCount }, fields));
-    if (data.ok) { lastError = ""; pending = []; await refresh(); return; }
+    if (data.ok) {
+      lastError = ""; pending = [];
+      if (area.dataset.myTurn === "1") document.dispatchEvent(new CustomEvent("crosswords:moved"));
+      await refresh(); return;
+    }
     if (button) button.disabled = false;
     if (data.status === 409) { lastError = data.reason; await refresh(); return; }
     showError(data.reason || "That did not work; try again.");
