@@ -187,3 +187,15 @@ def test_play_words_and_placement_compare_equal_to_lists():
     assert play.placement == [(7, 7, "c", False), (7, 8, "a", False), (7, 9, "t", False)]
     with pytest.raises(AttributeError):
         play.score = 0
+
+
+def test_board_reads_and_writes_rows():
+    """A board round-trips through text rows; blanks show in upper case and score 0."""
+    board = Board.from_rows(["", "", "", "", "", "", "", "       cat"])
+    assert board.letter(7, 7) == "c" and board.letter(0, 0) is None
+    blanked = board.with_tiles([(8, 8, "t", True)])
+    assert blanked.is_blank(8, 8) and not blanked.is_blank(7, 7)
+    assert blanked.rows()[8] == "........T......"
+    assert Board.from_rows(board.rows()) == board
+    assert sorted(blanked.tiles())[-1] == (8, 8, "t", True)
+    assert Board.empty().is_empty and not board.is_empty

@@ -161,3 +161,22 @@ def test_word_grid_never_generates_a_word_over_ten_letters():
         "abcdefghij"}
     assert {p.main_word for p in movegen.generate(board, "ijk", WORDGAME, lexicon)} == {
         "abcdefghij", "abcdefghijk"}
+
+
+def test_whole_rack_plays_carry_the_variant_bonus():
+    """Word Grid adds 50 for all 7 tiles; Wordgame doubles the main word for all 8."""
+    lexicon = Lexicon.from_words(["eatings", "stations", "at"])
+    bingos = [p for p in movegen.generate(Board.empty(), "eatings", WORD_GRID, lexicon)
+              if len(p.placement) == 7]
+    assert bingos and all(p.score == p.words[0][1] + 50 for p in bingos)
+    by_key = {p.key(): p.score for p in bingos}
+    placed = evaluate(Board.empty(), [(7, 4 + i, l, False) for i, l in enumerate("eatings")],
+                      WORD_GRID, lexicon)
+    assert by_key[placed.key()] == placed.score == 66
+    board = Board.empty().with_tiles([(6, 1, "a", False)])
+    eights = [p for p in movegen.generate(board, "stations", WORDGAME, lexicon)
+              if len(p.placement) == 8]
+    assert eights
+    for play in eights:
+        assert evaluate(board, play.placement, WORDGAME, lexicon).score == play.score
+    assert max(p.score for p in eights) >= 56
