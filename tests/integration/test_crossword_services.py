@@ -72,7 +72,7 @@ def assert_consistent(game):
 
 @pytest.mark.parametrize("variant, players", [("wordgrid", 2), ("wordgrid", 4), ("wordgame", 2)])
 def test_a_whole_game_is_played_to_the_end(make_user, variant, players):
-    """Players play best moves until the game ends; end adjustments and places are stored."""
+    """Best moves until a player goes out: end adjustments, places and replay are stored."""
     users = [make_user(n) for n in ("ann", "bob", "cy", "di")[:players]]
     ann = users[0]
     game = start(variant, users)
@@ -95,8 +95,8 @@ def test_a_whole_game_is_played_to_the_end(make_user, variant, players):
     assert game.to_move is None and game.deadline is None
     places = sorted(game.seats.values_list("place", flat=True))
     assert places[0] == 1 and len(places) == players
-    if state.end_reason == "went out":
-        assert sum(state.adjustments) == 0 and state.adjustments[state.went_out] > 0
+    assert state.end_reason == "went out"  # the bag ran out and a player played their last tile
+    assert sum(state.adjustments) == 0 and state.adjustments[state.went_out] > 0
     view = selectors.game_view(game=game, viewer=ann)
     assert view.result and view.finished
     frames = selectors.replay_frames(game=game)
