@@ -108,3 +108,22 @@ def test_a_correspondence_game_leaves_deadlines_to_the_sweep(make_user, monkeypa
     with django_capture_on_commit_callbacks(execute=True):
         start_duel(make_user)
     assert queued == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_sweep_runs_in_a_real_worker_and_the_email_follows(celery_worker, make_user, mailoutbox):
+    """Sent through Redis, the sweep forfeits the late player; the game-over email is sent by Celery."""
+    import time
+
+    from django.core import mail
+
+    game, ann, bob = start_duel(make_user)
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    tasks.sweep_deadlines.delay()
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and not any("is over" in m.subject for m in mail.outbox):
+        time.sleep(0.1)
+    game.refresh_from_db()
+    assert game.status == Status.FINISHED
+    assert sorted(m.to[0] for m in mail.outbox if "is over" in m.subject) == [
+        "ann@example.com", "bob@example.com"]
