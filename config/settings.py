@@ -245,5 +245,10 @@ LOGGING = {
         "django.channels.server": {"level": "WARNING"},
         "daphne": {"level": "WARNING"},
         "axes": {"level": "WARNING"},
+        # Every task run and beat tick at INFO drowns the console; failures still show.
+        "celery.app.trace": {"level": "WARNING"},
+        "celery.beat": {"level": "WARNING"},
+        "celery.worker.strategy": {"level": "WARNING"},
+        "kombu.connection": {"level": "ERROR"},
     },
 }
