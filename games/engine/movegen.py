@@ -145,8 +145,30 @@ def _same_line(a: int, b: int, step: int) -> bool:
 
 # -- generation -------------------------------------------------------------------------
 
-def _raw_plays(board: Board, rack: str, variant: Variant, lexicon):
-    """Every legal play as (score, placement, across)."""
+class _Plays(list):
+    """Where generation puts plays, as (score, placement, across).
+
+    With ``best`` set it keeps only the plays that can still be among the ``best``
+    highest (ties included): ``floor`` rises as better plays come, and plays below it
+    are dropped before their placement is even built.
+    """
+
+    def __init__(self, best: int | None = None) -> None:
+        super().__init__()
+        self.best = best
+        self.floor = -1
+        self.check_at = -1 if best is None else 4 * best + 256
+
+    def trim(self) -> None:
+        self.sort(key=lambda play: -play[0])
+        self.floor = self[self.best - 1][0]
+        while self[-1][0] < self.floor:
+            self.pop()
+        self.check_at = len(self) + 4 * self.best + 256
+
+
+def _raw_plays(board: Board, rack: str, variant: Variant, lexicon, best: int | None = None):
+    """Every legal play as (score, placement, across); see ``_Plays`` for ``best``."""
     root = dawg(lexicon)
     letter_values = variant.letter_values
     combine = multiplier_combiner(variant)
@@ -184,7 +206,7 @@ def _raw_plays(board: Board, rack: str, variant: Variant, lexicon):
 
     left_parts = _left_parts(
         root, counts, _longest_left_part(anchor_squares, filled, rack_length - 1))
-    out: list = []
+    out = _Plays(best)
     for across in (True, False):
         perpendicular = SIZE if across else 1
         for line in range(SIZE):
@@ -254,11 +276,15 @@ def _line_plays(out, line, across, tiles, tile_values, cross, blank_points, lm, 
             score = play_total(variant, main, cross_points, count)
         else:
             score = main + cross_points
+        if score < out.floor:
+            return
         if across:
             placement = tuple([(line, i, letter, blank) for i, letter, blank in tiles_laid])
         else:
             placement = tuple([(i, line, letter, blank) for i, letter, blank in tiles_laid])
         out.append((score, placement, across))
+        if len(out) == out.check_at:
+            out.trim()
 
     # For each empty square: the tiles right after it, their points, and the next empty
     # square, so a letter laid there is checked against those tiles before recursing.
@@ -457,7 +483,7 @@ def generate(board: Board, rack: str, variant: Variant, lexicon) -> list[Play]:
 
 def top(board: Board, rack: str, variant: Variant, lexicon, n: int = 10) -> list[Play]:
     """The ``n`` highest-scoring plays, best first (ties in a fixed order)."""
-    raw = _raw_plays(board, rack, variant, lexicon)
+    raw = _raw_plays(board, rack, variant, lexicon, best=max(n, 1))
     # Equal scores are ordered by placement, so top(n) always extends top(n - 1).
     best_raw = heapq.nsmallest(n, raw, key=lambda r: (-r[0], sorted(r[1])))
     source = (board, variant)

@@ -180,3 +180,15 @@ def test_whole_rack_plays_carry_the_variant_bonus():
     for play in eights:
         assert evaluate(board, play.placement, WORDGAME, lexicon).score == play.score
     assert max(p.score for p in eights) >= 56
+
+
+def test_top_equals_the_head_of_all_plays_sorted():
+    """top(n) drops low plays early but returns exactly the n best of generate, in order."""
+    lexicon = Lexicon.from_words(
+        ["cat", "cats", "at", "ta", "act", "tact", "scat", "as", "sat", "tacts", "acts"])
+    board = Board.empty().with_tiles([(7, 6, "c", False), (7, 7, "a", False), (7, 8, "t", False)])
+    plays = movegen.generate(board, "stca??", WORD_GRID, lexicon)
+    ordered = sorted(plays, key=lambda p: (-p.score, sorted(p.placement)))
+    for n in (1, 3, 10, 50):
+        assert [p.key() for p in movegen.top(board, "stca??", WORD_GRID, lexicon, n)] == [
+            p.key() for p in ordered[:n]]
