@@ -4,10 +4,12 @@ RULES.md §3 (Word Grid) and §4 (Wordgame). Public API::
 
     board = Board.empty().with_tiles([(7, 7, "a", False), ...])  # (row, col, letter, is_blank)
     play = evaluate(board, [(7, 8, "t", False)], WORD_GRID, lexicon)
-    play.score; play.words   # ((word, points), ...), main word first
-    play.placement           # the tiles placed, as given
+    play.score; play.words   # [(word, points), ...], main word first (an immutable list)
+    play.placement           # the tiles placed, lower case, as given
+    play.across; play.main_word; play.key()   # direction, word, canonical placement
     # an illegal placement raises IllegalPlay; .reason says why, in a player's words
     offered_squares(board, pending)   # squares the UI rings for the next tile
+    square_name(7, 7) == "H8"; parse_square("H8") == (7, 7)
 
 Coordinates are (row, col), 0-based, row 0 at the top. A square is *named* for players
 as its column letter A–O (left to right) followed by its row number 1–15 (top to
@@ -16,8 +18,8 @@ is the only place that spells a square.
 
 The variants are data (``Variant``): rack size, bag, premium squares, first-word minimum
 length, how word multipliers combine, the all-tiles bonus, the longest word, player
-count and end rules. Scoring helpers (``combine_multipliers``, ``play_total``) are shared
-with ``movegen`` so the rules are written once.
+count and end rules. The scoring rules (``multiplier_combiner``, ``play_total``,
+``main_word_points``) are shared with ``movegen`` so each is written once.
 
 The game state machine (seats, racks, bag, turns) lives in ``crossword_game`` and is
 re-exported here: ``new_game``, ``Game``, ``Move`` and friends.
