@@ -121,6 +121,10 @@ class Variant:
     def __repr__(self) -> str:
         return f"<Variant {self.name}>"
 
+    def __reduce__(self):
+        # Variants are singletons compared by identity: a pickled one comes back as itself.
+        return (variant_named, (self.name,))
+
 
 WORD_GRID = Variant(
     name="wordgrid",
@@ -163,6 +167,11 @@ WORDGAME = Variant(
 )
 
 VARIANTS = MappingProxyType({WORD_GRID.name: WORD_GRID, WORDGAME.name: WORDGAME})
+
+
+def variant_named(name: str) -> Variant:
+    """The variant called ``name`` ("wordgrid" or "wordgame")."""
+    return VARIANTS[name]
 
 _LETTER_MULTIPLIER = {"2L": 2, "3L": 3}
 _WORD_MULTIPLIER = {"2W": 2, "3W": 3}

@@ -199,3 +199,13 @@ def test_board_reads_and_writes_rows():
     assert Board.from_rows(board.rows()) == board
     assert sorted(blanked.tiles())[-1] == (8, 8, "t", True)
     assert Board.empty().is_empty and not board.is_empty
+
+
+def test_a_variant_survives_pickling_as_itself():
+    """Variants compare by identity, so a pickled variant must come back as the same one."""
+    import copy
+    import pickle
+
+    assert pickle.loads(pickle.dumps(WORDGAME)) is WORDGAME
+    assert copy.deepcopy(WORD_GRID) is WORD_GRID
+    assert cw.variant_named("wordgrid") is WORD_GRID
