@@ -18,9 +18,17 @@ allows there. Scores are accumulated square by square with the multiplier rule o
 ``crossword.multiplier_combiner`` and finished with ``crossword.play_total``, the same
 functions ``evaluate`` uses.
 
+What makes it fast enough in pure Python (DESIGN.md budgets): the DAWG is copied once
+per lexicon into nested dicts; cross-checks are dicts letter -> cross-word points, so
+one lookup both checks and scores; the left parts a rack can spell are enumerated once
+per call and indexed by the letter they need on the anchor, so an anchor only meets
+left parts that fit its cross-check; a letter is walked through the tiles right after
+its square, and the next empty square's cross-check is looked at, before recursing;
+left parts are scored only when a play is recorded.
+
 Each play is produced once: a play lies in one line and is grown from its leftmost
-anchor (a left part never covers an anchor), and a single tile with neighbours on both
-axes is produced only across, matching ``evaluate``'s choice of main word.
+anchor (a left part never covers an anchor), and a single tile with a neighbour across
+is produced only across, matching ``evaluate``'s choice of main word.
 """
 
 from __future__ import annotations
@@ -53,7 +61,10 @@ def dawg(lexicon) -> dict:
     Dict lookups are the fastest traversal Python offers; sharing the lexicon's minimal
     automaton keeps the copy small (one dict per node, not per prefix).
     """
-    root = _DAWGS.get(lexicon)
+    try:
+        root = _DAWGS.get(lexicon)
+    except TypeError:  # a lexicon-like object that cannot be weakly referenced
+        return _build_dawg(lexicon)
     if root is None:
         root = _DAWGS[lexicon] = _build_dawg(lexicon)
     return root
