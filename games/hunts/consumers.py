@@ -75,7 +75,9 @@ class TableConsumer(JsonMessageConsumer):
             raise MessageRefused("A submission names its round.")
         path = message.get("path")
         word = message.get("word")
-        result = await database_sync_to_async(services.round_submit)(
+        # Not thread-sensitive: submissions from many sockets run in parallel threads (the
+        # database decides who was first), instead of queueing on the one shared thread.
+        result = await database_sync_to_async(services.round_submit, thread_sensitive=False)(
             round_id=round_id, user=self.user, word=word if path is None else None, path=path
         )
         reply = result.as_message()

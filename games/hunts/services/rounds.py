@@ -171,63 +171,81 @@ def round_submit(*, round_id: int, user, word=None, path=None, now: datetime | N
     if not user.is_bot and _rate_limited(user.pk, now):
         return SubmitResult("refused", reason="Too many submissions; slow down.")
 
-    with transaction.atomic():
-        # FOR NO KEY UPDATE: submissions to one round queue behind each other and behind
-        # round_end's FOR UPDATE, so no word slips in while a round is being totalled.
-        player = (
-            RoundPlayer.objects.select_related("round").select_for_update(of=("round",), no_key=True)
-            .filter(round_id=round_id, user_id=user.pk).first()
-        )
-        if player is None:
-            if HuntRound.objects.filter(pk=round_id).exists():
-                return SubmitResult("refused", reason="You are not playing in this round.")
-            return SubmitResult("refused", reason="No such round.")
-        game_round = player.round
-        if game_round.status != RoundStatus.PLAYING or now >= game_round.deadline:
-            return SubmitResult("late", word=word or "", reason="Time is up.")
-        if now < game_round.starts_at:
-            return SubmitResult("refused", reason="The round has not started yet.")
-        board = board_of(game_round.board)
-        if path is not None:
-            problem = hunt.path_problem(board, path)
-            if problem:
-                return SubmitResult("invalid", reason=problem[0].upper() + problem[1:] + ".")
-            word = hunt.spell(board, path)
-        if len(word) < game_round.min_length:
-            return SubmitResult("invalid", word=word, reason=f"Too short: at least {game_round.min_length} letters.")
-        lex = get_lexicon(game_round.lexicon_code, game_round.lexicon_version)
-        if word not in lex:
-            return SubmitResult("invalid", word=word, reason=f"{word.upper()} is not in the word list.")
+    try:
+        return _submit(round_id=round_id, user=user, word=word, path=path, now=now)
+    except _Taken as taken:
+        return _taken(round_id, user, taken.word)
+
+
+class _Taken(Exception):
+    """The unique constraint said someone (maybe this player) has the word already."""
+
+    def __init__(self, word: str):
+        super().__init__(word)
+        self.word = word
+
+
+@transaction.atomic
+def _submit(*, round_id: int, user, word: str | None, path: hunt.Path | None, now: datetime) -> SubmitResult:
+    # FOR NO KEY UPDATE: submissions to one round queue behind each other and behind
+    # round_end's FOR UPDATE, so no word slips in while a round is being totalled.
+    player = (
+        RoundPlayer.objects.select_related("round").select_for_update(of=("round",), no_key=True)
+        .filter(round_id=round_id, user_id=user.pk).first()
+    )
+    if player is None:
+        if HuntRound.objects.filter(pk=round_id).exists():
+            return SubmitResult("refused", reason="You are not playing in this round.")
+        return SubmitResult("refused", reason="No such round.")
+    game_round = player.round
+    if game_round.status != RoundStatus.PLAYING or now >= game_round.deadline:
+        return SubmitResult("late", word=word or "", reason="Time is up.")
+    if now < game_round.starts_at:
+        return SubmitResult("refused", reason="The round has not started yet.")
+    board = board_of(game_round.board)
+    if path is not None:
+        problem = hunt.path_problem(board, path)
+        if problem:
+            return SubmitResult("invalid", reason=problem[0].upper() + problem[1:] + ".")
+        word = hunt.spell(board, path)
+    if len(word) < game_round.min_length:
+        return SubmitResult("invalid", word=word, reason=f"Too short: at least {game_round.min_length} letters.")
+    lex = get_lexicon(game_round.lexicon_code, game_round.lexicon_version)
+    if word not in lex:
+        return SubmitResult("invalid", word=word, reason=f"{word.upper()} is not in the word list.")
+    if path is None:
+        path = hunt.find_path(board, word)
         if path is None:
-            path = hunt.find_path(board, word)
-            if path is None:
-                return SubmitResult("invalid", word=word, reason=f"{word.upper()} is not on the board.")
-        rampage = game_round.game == Game.RAMPAGE
-        if rampage:
-            points = hunt.score_rampage(board, path)
-            bonuses = hunt.bonuses_used(board, path)
-        else:
-            points = hunt.classic_points(word)
-            bonuses = ()
-        try:
-            with transaction.atomic():
-                FoundWord.objects.create(
-                    round=game_round, user_id=user.pk, word=word, path=path_to_text(board, path),
-                    points=points, bonuses=" ".join(bonuses), exclusive=rampage, found_at=now,
-                )
-        except IntegrityError:
-            return _taken(game_round, user, word)
-        broadcasts.word_found(game_round, user, word=word, points=points, path=path, bonuses=bonuses)
+            return SubmitResult("invalid", word=word, reason=f"{word.upper()} is not on the board.")
+    rampage = game_round.game == Game.RAMPAGE
+    if rampage:
+        points = hunt.score_rampage(board, path)
+        bonuses = hunt.bonuses_used(board, path)
+    else:
+        points = hunt.classic_points(word)
+        bonuses = ()
+    try:
+        FoundWord.objects.create(
+            round=game_round, user_id=user.pk, word=word, path=path_to_text(board, path),
+            points=points, bonuses=" ".join(bonuses), exclusive=rampage, found_at=now,
+        )
+    except IntegrityError:
+        raise _Taken(word) from None  # leaving the atomic block rolls the transaction back
+    broadcasts.word_found(game_round, user, word=word, points=points, path=path, bonuses=bonuses)
     return SubmitResult("accepted", word=word, points=points, path=path, bonuses=bonuses)
 
 
-def _taken(game_round: HuntRound, user, word: str) -> SubmitResult:
-    if game_round.game == Game.CLASSIC:
+def _taken(round_id: int, user, word: str) -> SubmitResult:
+    found = (FoundWord.objects.filter(round_id=round_id, word=word)
+             .select_related("user", "round").order_by("pk"))
+    first = found.first()
+    if first is None:
+        return SubmitResult("taken", word=word, reason=f"{word.upper()} is already taken.")
+    if first.round.game == Game.CLASSIC:
         return SubmitResult("taken", word=word, reason=f"{word.upper()} is already on your list.")
-    finder = FoundWord.objects.filter(round=game_round, word=word).select_related("user").first()
-    if finder is None or finder.user_id == user.pk:
+    if first.user_id == user.pk:
         return SubmitResult("taken", word=word, reason=f"You already found {word.upper()}.")
-    return SubmitResult("taken", word=word, reason=f"{finder.user.shown_name} found {word.upper()} first.")
+    return SubmitResult("taken", word=word, reason=f"{first.user.shown_name} found {word.upper()} first.")
 
 
 # --------------------------------------------------------------------------- end

@@ -1,0 +1,268 @@
+"""Live round load test: many websocket players on one daphne process (DESIGN.md budget).
+
+Run with ``python -m bench.bench_live_round [--players 200] [--seconds 60] [--interval 2]``.
+Needs PostgreSQL and Redis (server mode). It uses its own database,
+$BENCH_DATABASE_URL (default ``postgres://postgres@127.0.0.1:5432/wg_bench_live``, created
+and migrated if missing), and $BENCH_REDIS_URL (default $REDIS_URL, else
+``redis://127.0.0.1:6379/14``), whose keys it leaves behind.
+
+Players sit four to a Rampage table; every round is running. Each player opens a table
+socket to one daphne process and submits a word of its board every ``interval`` seconds
+(starting at a random phase), so the four players of a table compete for the same words.
+Measured per submission:
+
+- reply latency: from sending ``submit`` to that player's ``result`` (every submission);
+- broadcast latency: from sending an accepted word to its ``round.found`` arriving at
+  each of the table's four sockets (submit-to-broadcast);
+- lost: submissions with no result, and accepted words missing at any table socket.
+
+Budget: p99 submit-to-broadcast < 100 ms, nothing lost.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BUDGET_P99_MS = 100.0
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    # Persistent connections, as a server deployment would configure (?conn_max_age=).
+    env["DATABASE_URL"] = os.environ.get(
+        "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/wg_bench_live?conn_max_age=60"
+    )
+    env["REDIS_URL"] = os.environ.get("BENCH_REDIS_URL", os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/14"))
+    env.setdefault("SECRET_KEY", "bench-" + "x" * 60)
+    env["DJANGO_SETTINGS_MODULE"] = "config.settings"
+    env["DEBUG"] = "0"
+    env["LOG_LEVEL"] = "WARNING"
+    return env
+
+
+def _ensure_database(url: str) -> None:
+    import psycopg
+
+    base = url.split("?", 1)[0]
+    name = base.rsplit("/", 1)[1]
+    admin = base.rsplit("/", 1)[0] + "/postgres"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone():
+            conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _setup(players: int, seconds: float) -> list[dict]:
+    """Create players, tables and running rounds; return one dict per player."""
+    import django
+
+    django.setup()
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.utils import timezone
+
+    from games.engine import hunt
+    from games.hunts import services
+    from games.hunts.models import HuntRound
+    from lexicon.services import get_lexicon
+
+    User = get_user_model()
+    run = f"{int(time.time()) % 100000}"
+    users = []
+    for n in range(players):
+        user = User(username=f"bench{run}-{n}", email=f"bench{run}-{n}@bench.invalid")
+        user.set_unusable_password()
+        users.append(user)
+    User.objects.bulk_create(users)
+    users = list(User.objects.filter(username__startswith=f"bench{run}-").order_by("pk"))
+    sessions = {}
+    for user in users:
+        store = SessionStore()
+        store[SESSION_KEY] = str(user.pk)
+        store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        store.create()
+        sessions[user.pk] = store.session_key
+    clients = []
+    for first in range(0, len(users), 4):
+        group = users[first:first + 4]
+        table = services.table_create(host=group[0], seat_count=4)
+        for user in group[1:]:
+            services.table_join(table_id=table.pk, user=user)
+        if len(group) < 2:
+            continue
+        game_round = services.round_start(table_id=table.pk, by=group[0])
+        now = timezone.now()
+        HuntRound.objects.filter(pk=game_round.pk).update(
+            starts_at=now, deadline=now + timezone.timedelta(seconds=seconds + 120)
+        )
+        board = hunt.Board.from_text(game_round.board)
+        words = sorted(hunt.solve(board, get_lexicon(game_round.lexicon_code), game_round.min_length))
+        for user in group:
+            clients.append({"user_id": user.pk, "session": sessions[user.pk], "table_id": table.pk,
+                            "round_id": game_round.pk, "words": words})
+    return clients
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.sent: dict[tuple[int, int], float] = {}  # (user, id) -> send time
+        self.replied: dict[tuple[int, int], tuple[float, dict]] = {}
+        self.broadcast_at: dict[tuple[int, str], list[float]] = {}
+        self.outcomes: dict[str, int] = {}
+
+
+async def _player(client: dict, url: str, origin: str, stats: Stats, stop_at: float, interval: float) -> None:
+    import websockets
+
+    headers = {"Cookie": f"sessionid={client['session']}", "Origin": origin}
+    rng = random.Random(client["user_id"])
+    words = list(client["words"])
+    rng.shuffle(words)
+    await asyncio.sleep(rng.uniform(0, 2))  # people arrive over a couple of seconds
+    async with websockets.connect(url, additional_headers=headers, max_size=2**22, open_timeout=30) as ws:
+        first = json.loads(await ws.recv())
+        assert first["type"] == "state" and first["me"]["seated"], first
+
+        async def reader():
+            async for raw in ws:
+                now = time.perf_counter()
+                message = json.loads(raw)
+                if message["type"] == "result" and "id" in message:
+                    stats.replied[(client["user_id"], message["id"])] = (now, message)
+                    stats.outcomes[message["outcome"]] = stats.outcomes.get(message["outcome"], 0) + 1
+                elif message["type"] == "round.found":
+                    stats.broadcast_at.setdefault((client["table_id"], message["word"]), []).append(now)
+
+        reading = asyncio.create_task(reader())
+        await asyncio.sleep(rng.uniform(0, interval))
+        n = 0
+        while time.perf_counter() < stop_at:
+            n += 1
+            word = words[n % len(words)] if words else "zzz"
+            sent = time.perf_counter()
+            stats.sent[(client["user_id"], n)] = sent
+            await ws.send(json.dumps({"type": "submit", "round_id": client["round_id"], "word": word, "id": n}))
+            await asyncio.sleep(max(0.0, interval - (time.perf_counter() - sent)))
+        await asyncio.sleep(5)  # let the last replies and broadcasts arrive
+        reading.cancel()
+
+
+async def _run(clients: list[dict], port: int, seconds: float, interval: float) -> Stats:
+    stats = Stats()
+    origin = f"http://127.0.0.1:{port}"
+    start = time.perf_counter()
+    stop_at = start + seconds + 2  # connections open during the first couple of seconds
+    await asyncio.gather(*(
+        _player(c, f"ws://127.0.0.1:{port}/ws/hunts/{c['table_id']}/", origin, stats, stop_at, interval)
+        for c in clients
+    ))
+    return stats
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def _report(stats: Stats, clients: list[dict], seconds: float) -> bool:
+    replies = [(at - stats.sent[key]) * 1000 for key, (at, _) in stats.replied.items()]
+    lost_replies = len(set(stats.sent) - set(stats.replied))
+    players_at = {}
+    for c in clients:
+        players_at[c["table_id"]] = players_at.get(c["table_id"], 0) + 1
+    broadcasts = []
+    missing = 0
+    table_of = {c["user_id"]: c["table_id"] for c in clients}
+    # (table, word) -> when the submission that was accepted was sent
+    accepted_words = {(table_of[key[0]], message["word"]): stats.sent[key]
+                      for key, (_, message) in stats.replied.items() if message["outcome"] == "accepted"}
+    for key, sent in accepted_words.items():
+        arrivals = stats.broadcast_at.get(key, [])
+        missing += max(0, players_at[key[0]] - len(arrivals))
+        broadcasts.extend((at - sent) * 1000 for at in arrivals)
+    print(f"players: {len(clients)} on {len(players_at)} tables, {seconds:.0f} s, "
+          f"{len(stats.sent)} submissions ({len(stats.sent) / seconds:.0f}/s), outcomes {stats.outcomes}")
+    if replies:
+        print(f"reply latency ms: p50 {_percentile(replies, .5):.1f}  p95 {_percentile(replies, .95):.1f}  "
+              f"p99 {_percentile(replies, .99):.1f}  max {max(replies):.1f}")
+    ok = lost_replies == 0 and missing == 0
+    if broadcasts:
+        p99 = _percentile(broadcasts, .99)
+        ok = ok and p99 < BUDGET_P99_MS
+        print(f"submit-to-broadcast ms ({len(broadcasts)} deliveries of {len(accepted_words)} accepted words): "
+              f"p50 {_percentile(broadcasts, .5):.1f}  p95 {_percentile(broadcasts, .95):.1f}  "
+              f"p99 {p99:.1f}  max {max(broadcasts):.1f}  [budget p99 < {BUDGET_P99_MS:.0f} ms]")
+    print(f"lost: {lost_replies} submissions without a result, {missing} broadcasts missing  "
+          f"-> {'OK' if ok else 'NOT MET'}")
+    return ok
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--interval", type=float, default=2.0)
+    args = parser.parse_args(argv)
+
+    env = _env()
+    os.environ.update(env)
+    _ensure_database(env["DATABASE_URL"])
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
+    clients = _setup(args.players, args.seconds)
+    port = _free_port()
+    log_path = ROOT / "var" / "bench-live-round-daphne.log"
+    log_path.parent.mkdir(exist_ok=True)
+    log = open(log_path, "w")
+    daphne = subprocess.Popen(
+        [str(Path(sys.executable).parent / "daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline or daphne.poll() is not None:
+                    raise RuntimeError(f"daphne did not start; see {log_path}")
+                time.sleep(0.2)
+        cpu_before = _cpu_seconds(daphne.pid)
+        started = time.perf_counter()
+        stats = asyncio.run(_run(clients, port, args.seconds, args.interval))
+        cpu = (_cpu_seconds(daphne.pid) - cpu_before) / (time.perf_counter() - started)
+        print(f"daphne process CPU: {cpu * 100:.0f} % of one core during the run; machine load "
+              f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    finally:
+        daphne.terminate()
+        try:
+            daphne.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            daphne.kill()
+    return 0 if _report(stats, clients, args.seconds) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
