@@ -29,15 +29,22 @@ def active_seats(table_id: int) -> list[HuntSeat]:
 
 def watcher_count(table_id: int) -> int:
     """Open sockets of people not seated: each anonymous socket, each signed-in person once."""
-    seated = set(HuntSeat.objects.filter(table_id=table_id, left_at__isnull=True).values_list("user_id", flat=True))
-    anonymous = 0
+    return watcher_counts([table_id])[table_id]
+
+
+def watcher_counts(table_ids: list[int]) -> dict[int, int]:
+    seated = set(
+        HuntSeat.objects.filter(table_id__in=table_ids, left_at__isnull=True).values_list("table_id", "user_id")
+    )
+    counts = dict.fromkeys(table_ids, 0)
     people = set()
-    for user_id in TableConnection.objects.filter(table_id=table_id).values_list("user_id", flat=True):
+    for table_id, user_id in TableConnection.objects.filter(table_id__in=table_ids).values_list("table_id", "user_id"):
         if user_id is None:
-            anonymous += 1
-        elif user_id not in seated:
-            people.add(user_id)
-    return anonymous + len(people)
+            counts[table_id] += 1
+        elif (table_id, user_id) not in seated and (table_id, user_id) not in people:
+            people.add((table_id, user_id))
+            counts[table_id] += 1
+    return counts
 
 
 def open_tables() -> list[HuntTable]:
@@ -49,9 +56,8 @@ def open_tables() -> list[HuntTable]:
         .prefetch_related(Prefetch("seats", queryset=HuntSeat.objects.filter(left_at__isnull=True)
                                    .select_related("user"), to_attr="seated"))[:50]
     )
-    watchers = defaultdict(int)
+    watchers = watcher_counts([table.pk for table in tables])
     for table in tables:
-        watchers[table.pk] = watcher_count(table.pk)
         table.watchers = watchers[table.pk]
         table.free_seats = table.seat_count - len(table.seated)
     return tables

@@ -105,7 +105,7 @@
       if (seat.bot) {
         const tag = document.createElement("span"); tag.className = "tag"; tag.textContent = seat.bot + " bot";
         li.appendChild(tag);
-        if (state.me.is_host && !playing()) {
+        if (state.me.is_host && !(round() && round().status === "playing")) {
           const form = document.querySelector("[data-leave]").cloneNode(true);
           form.hidden = false; form.removeAttribute("data-leave"); form.classList.add("inline");
           const input = document.createElement("input");

@@ -21,12 +21,21 @@
   if (!form) return;
   const game = form.querySelector("[name=game]");
   const only = { size: "classic", lexicon_code: "rampage", round_seconds: "rampage" };
+  const seats = form.querySelector("[name=seat_count]");
   function sync() {
     for (const [name, which] of Object.entries(only)) {
       const field = form.querySelector(`[name=${name}]`).closest(".field");
       field.hidden = game.value !== which;
     }
+    // At most one bot fewer than the seats: the host sits too.
+    [1, 2, 3].forEach((n) => {
+      const select = form.querySelector(`[name=bot_${n}]`);
+      const field = select.closest(".field");
+      field.hidden = n > Number(seats.value) - 1;
+      if (field.hidden) select.value = "";
+    });
   }
   game.addEventListener("change", sync);
+  seats.addEventListener("change", sync);
   sync();
 })();
