@@ -1,11 +1,13 @@
 """Lexicon versions, dictionary requests and moderators' decisions, against PostgreSQL."""
 
 import threading
+import time
 
 import pytest
 from django.contrib.auth.models import Permission
 from django.core.exceptions import PermissionDenied
 from django.db import connection
+from django.db.models.signals import post_save
 
 from accounts.models import Notification
 from lexicon import services
@@ -247,58 +249,113 @@ def test_union_follows_its_parts(make_user, moderator):
     assert services.current_version("en") == 3 and services.current_version("en-gb") == 3
 
 
-@pytest.mark.django_db(transaction=True)
-def test_two_moderators_deciding_at_once_make_one_decision(make_user, moderator):
-    """Two simultaneous approvals of one request give one decision and one change."""
-    other = make_user("mod2", is_staff=True)
-    other.user_permissions.add(Permission.objects.get(codename="moderate_dictionaryrequest"))
-    request, _ = ask(make_user("ann"))
-    services.get_lexicon("common")  # loaded beforehand, so both threads start together
-    barrier = threading.Barrier(2)
-    outcomes = []
+def wait_for_a_blocked_session(seconds=10.0):
+    """Return True once another session of this database waits for a lock."""
+    deadline = time.monotonic() + seconds
+    with connection.cursor() as cursor:
+        while time.monotonic() < deadline:
+            # Inside a transaction the activity view is a snapshot unless cleared.
+            cursor.execute("SELECT pg_stat_clear_snapshot()")
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                           " AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()")
+            if cursor.fetchone()[0]:
+                return True
+            time.sleep(0.02)
+    return False
 
-    def decide(user, approve):
-        try:
-            barrier.wait()
-            services.request_decide(request_id=request.pk, moderator=user, approve=approve)
-            outcomes.append("decided")
-        except services.RequestRefused:
-            outcomes.append("refused")
-        finally:
-            connection.close()
 
-    threads = [threading.Thread(target=decide, args=(moderator, True)),
-               threading.Thread(target=decide, args=(other, True))]
+def run_threads(*targets):
+    threads = [threading.Thread(target=target) for target in targets]
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join()
-    assert sorted(outcomes) == ["decided", "refused"]
+        thread.join(30)
+    assert not any(thread.is_alive() for thread in threads)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("second_approves", [True, False])
+def test_two_moderators_deciding_at_once_make_one_decision(make_user, moderator, monkeypatch,
+                                                           second_approves):
+    """A second decision made while the first is still in flight waits for it, then is refused.
+
+    The first moderator's transaction is held open after it decided until the second
+    moderator's transaction is seen waiting on the database lock, so the two really
+    overlap: exactly one decision, one lexicon change and one notification result.
+    """
+    other = make_user("mod2", is_staff=True)
+    other.user_permissions.add(Permission.objects.get(codename="moderate_dictionaryrequest"))
+    request, _ = ask(make_user("ann"))
+    services.get_lexicon("common")
+    first_decided = threading.Event()
+    second_was_blocked = []
+    outcomes = {}
+    notify_decision = services._notify_decision
+
+    def notify_then_hold(decided, version):
+        notify_decision(decided, version)
+        if not first_decided.is_set():
+            first_decided.set()
+            second_was_blocked.append(wait_for_a_blocked_session())
+
+    monkeypatch.setattr(services, "_notify_decision", notify_then_hold)
+
+    def decide(name, user, approve, wait=None):
+        try:
+            if wait is not None:
+                assert wait.wait(10)
+            services.request_decide(request_id=request.pk, moderator=user, approve=approve,
+                                    note=name)
+            outcomes[name] = "decided"
+        except services.RequestRefused as refusal:
+            outcomes[name] = str(refusal)
+        finally:
+            connection.close()
+
+    run_threads(lambda: decide("first", moderator, True),
+                lambda: decide("second", other, second_approves, wait=first_decided))
+    assert second_was_blocked == [True]
+    assert outcomes["first"] == "decided"
+    assert "already approved by mod" in outcomes["second"]
+    request.refresh_from_db()
+    assert (request.status, request.moderator, request.moderator_note) == ("approved", moderator, "first")
     assert WordChange.objects.count() == 1
     assert services.current_version("common") == 2
     assert Notification.objects.filter(kind="dictionary").count() == 1
 
 
 @pytest.mark.django_db(transaction=True)
-def test_two_players_asking_at_once_share_one_request(make_user):
-    """Simultaneous identical requests end as one request with one supporter."""
+def test_two_players_asking_at_once_share_one_request(make_user, monkeypatch):
+    """Two identical requests in flight together end as one request with one supporter.
+
+    The first player's new request stays uncommitted until the second player's insert is
+    seen waiting on it; the second then joins the first instead of failing.
+    """
     ann, bob = make_user("ann"), make_user("bob")
     services.get_lexicon("common")
-    barrier = threading.Barrier(2)
-    results = []
+    first_created = threading.Event()
+    second_was_blocked = []
+    results = {}
 
-    def request_it(player):
-        try:
-            barrier.wait()
-            results.append(ask(player))
-        finally:
-            connection.close()
+    def hold_first_open(sender, instance, created, **kwargs):
+        if created and instance.requester_id == ann.pk:
+            first_created.set()
+            second_was_blocked.append(wait_for_a_blocked_session())
 
-    threads = [threading.Thread(target=request_it, args=(p,)) for p in (ann, bob)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert sorted(joined for _, joined in results) == [False, True]
+    post_save.connect(hold_first_open, sender=DictionaryRequest)
+    try:
+        def request_it(player, wait=None):
+            try:
+                if wait is not None:
+                    assert wait.wait(10)
+                results[player.username] = ask(player)
+            finally:
+                connection.close()
+
+        run_threads(lambda: request_it(ann), lambda: request_it(bob, wait=first_created))
+    finally:
+        post_save.disconnect(hold_first_open, sender=DictionaryRequest)
+    assert second_was_blocked == [True]
+    assert results["ann"][1] is False and results["bob"][1] is True
     (request,) = DictionaryRequest.objects.all()
-    assert request.supporters.count() == 1
+    assert request.requester == ann and list(request.supporters.all()) == [bob]
