@@ -350,19 +350,37 @@ def _follow_union(union_code: str, parts: tuple[str, ...], request, moderator, w
 
 
 def _notify_decision(request: DictionaryRequest, version: int | None) -> None:
-    """Tell the requester and every supporter how their request was decided."""
+    """Tell the requester and every supporter how their request was decided.
+
+    Everyone gets an in-site notification; those who opted in to email also get an
+    email (sent by Celery after the decision commits).
+    """
     from accounts.services import notify
 
-    verb = "add" if request.action == Action.ADD else "remove"
+    lexicon = request.lexicon.name
+    change = (f"add “{request.word}” to {lexicon}" if request.action == Action.ADD
+              else f"remove “{request.word}” from {lexicon}")
     if version is None:
-        outcome = "was rejected"
+        verdict, outcome = "was rejected", "was rejected"
+        subject = f"Dictionary request rejected: {request.word}"
+        effect = f"{lexicon} stays as it is."
     else:
-        outcome = f"was approved: {request.lexicon.name} version {version}"
-    text = f"Your request to {verb} “{request.word}” ({request.lexicon.name}) {outcome}."
-    if request.moderator_note:
-        text += f" Moderator's note: {request.moderator_note}"
+        verdict, outcome = "was approved", f"was approved: {lexicon} version {version}"
+        subject = f"Dictionary request approved: {request.word}"
+        has = "has" if request.action == Action.ADD else "no longer has"
+        effect = (f"{lexicon} version {version} {has} “{request.word}”; games that start "
+                  "from now on use it, games in progress keep their version.")
+    note = f"Moderator's note: {request.moderator_note}" if request.moderator_note else ""
     url = reverse("lexicon:my_requests")
-    players = [request.requester, *request.supporters.all()]
-    for player in players:
+    whose = {request.requester: "Your request",
+             **{supporter: "The request you supported" for supporter in request.supporters.all()}}
+    for player, subject_of in whose.items():
+        text = f"{subject_of} to {change} {outcome}."
+        if note:
+            text += f" {note}"
+        body = "\n\n".join(part for part in (
+            f"{subject_of} to {change} {verdict}.", effect, note,
+            f"Your dictionary requests: {url}",
+        ) if part)
         notify(user=player, kind="dictionary", text=text, url=url,
-               email_subject=f"Dictionary request: {request.word}", email_body=text)
+               email_subject=subject, email_body=body + "\n")

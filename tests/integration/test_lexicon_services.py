@@ -213,6 +213,74 @@ def test_requester_and_supporters_are_notified(make_user, moderator):
         assert "Welcome." in notification.text and notification.url == "/words/requests/"
 
 
+def test_decision_emails_go_to_opted_in_requester_and_supporters(
+        make_user, moderator, monkeypatch, django_capture_on_commit_callbacks):
+    """After the decision commits, an email is queued for each asker who opted in, and only them."""
+    from accounts import tasks as account_tasks
+
+    sent = []
+    monkeypatch.setattr(account_tasks.send_email, "delay",
+                        lambda address, subject, body: sent.append((address, subject, body)))
+    ann = make_user("ann", email="ann@example.com", email_notifications=True)
+    bob = make_user("bob", email="bob@example.com", email_notifications=True)
+    cy = make_user("cy", email="cy@example.com", email_notifications=False)
+    request, _ = ask(ann, word="cat", action="remove")
+    ask(bob, word="cat", action="remove")
+    ask(cy, word="cat", action="remove")
+    with django_capture_on_commit_callbacks(execute=True):
+        services.request_decide(request_id=request.pk, moderator=moderator, approve=True,
+                                note="Too common to be fun.")
+    assert sorted(address for address, _, _ in sent) == ["ann@example.com", "bob@example.com"]
+    mails = {address: (subject, body) for address, subject, body in sent}
+    subject, body = mails["ann@example.com"]
+    assert subject == "Dictionary request approved: cat"
+    assert body.startswith("Your request to remove “cat” from Common English was approved.")
+    assert "version 2 no longer has “cat”" in body and "Too common to be fun." in body
+    assert "/words/requests/" in body
+    assert mails["bob@example.com"][1].startswith("The request you supported to remove “cat”")
+    # Everyone, opted in or not, is told in the site.
+    assert Notification.objects.filter(kind="dictionary").count() == 3
+
+
+def test_rejection_email_says_nothing_changed(make_user, moderator, monkeypatch,
+                                              django_capture_on_commit_callbacks):
+    """A rejected requester who opted in is emailed the rejection and the note."""
+    from accounts import tasks as account_tasks
+
+    sent = []
+    monkeypatch.setattr(account_tasks.send_email, "delay",
+                        lambda address, subject, body: sent.append((address, subject, body)))
+    ann = make_user("ann", email="ann@example.com", email_notifications=True)
+    request, _ = ask(ann)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.request_decide(request_id=request.pk, moderator=moderator, approve=False,
+                                note="Not in any dictionary yet.")
+    ((address, subject, body),) = sent
+    assert address == "ann@example.com" and subject == "Dictionary request rejected: zorbing"
+    assert "was rejected" in body and "stays as it is" in body and "Not in any dictionary yet." in body
+
+
+def test_no_email_is_queued_when_the_decision_rolls_back(make_user, moderator, monkeypatch,
+                                                          django_capture_on_commit_callbacks):
+    """A decision that fails after notifying (here: the save) sends no email and stores nothing."""
+    from accounts import tasks as account_tasks
+
+    sent = []
+    monkeypatch.setattr(account_tasks.send_email, "delay", lambda *args: sent.append(args))
+    request, _ = ask(make_user("ann", email="ann@example.com", email_notifications=True))
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("database went away")
+
+    monkeypatch.setattr(WordChange.objects, "create", broken)
+    with django_capture_on_commit_callbacks(execute=True):
+        with pytest.raises(RuntimeError):
+            services.request_decide(request_id=request.pk, moderator=moderator, approve=True)
+    assert sent == [] and not Notification.objects.exists()
+    request.refresh_from_db()
+    assert request.status == Status.OPEN and services.current_version("common") == 1
+
+
 def test_decided_request_can_be_asked_again(make_user, moderator):
     """After a rejection, a new request for the same change opens a new row."""
     request, _ = ask(make_user("ann"))
