@@ -77,6 +77,8 @@ def changes(request):
     """Public log of approved changes, by lexicon and version."""
     lexicons = list(Lexicon.objects.all())
     chosen = request.GET.get("lexicon", "")
+    if chosen not in {lexicon.code for lexicon in lexicons}:
+        chosen = ""  # an unknown code (or junk such as a NUL byte) shows every change
     rows = WordChange.objects.select_related("lexicon", "decided_by").order_by("-decided_at", "-pk")
     if chosen:
         rows = rows.filter(lexicon__code=chosen)

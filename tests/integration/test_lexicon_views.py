@@ -121,6 +121,13 @@ def test_changes_log_lists_approved_changes(client, make_user, moderator):
     assert "zorbing" not in client.get("/words/changes/?lexicon=en-gb").content.decode()
 
 
+@pytest.mark.parametrize("junk", ["%00", "klingon", "%3Cscript%3E"])
+def test_changes_log_ignores_an_unknown_lexicon(client, junk):
+    """An unknown or malformed lexicon filter shows the whole log instead of failing."""
+    response = client.get(f"/words/changes/?lexicon={junk}")
+    assert response.status_code == 200 and "Dictionary changes" in response.content.decode()
+
+
 # -- admin -----------------------------------------------------------------------
 
 
