@@ -105,9 +105,13 @@ class DictionaryRequestAdmin(admin.ModelAdmin):
         obj = get_object_or_404(self.get_queryset(request), pk=pk)
         form = DecisionForm(request.POST or None)
         if request.method == "POST" and form.is_valid():
-            approve = "approve" in request.POST
-            self._decide(request, [obj.pk], approve, form.cleaned_data["note"])
-            return HttpResponseRedirect(reverse("admin:lexicon_dictionaryrequest_changelist"))
+            # A decision is final, so it needs one of the two buttons: a POST without
+            # either (a stray Enter, a script) decides nothing.
+            choice = [name for name in ("approve", "reject") if name in request.POST]
+            if len(choice) == 1:
+                self._decide(request, [obj.pk], choice == ["approve"], form.cleaned_data["note"])
+                return HttpResponseRedirect(reverse("admin:lexicon_dictionaryrequest_changelist"))
+            form.add_error(None, "Press Approve or Reject.")
         return self._decision_page(request, [obj], form, approve=None)
 
     @admin.action(description="Approve selected requests (with a note)", permissions=["moderate"])

@@ -171,6 +171,37 @@ def test_single_decision_page(client, make_user, moderator):
     assert request.status == Status.REJECTED and request.moderator_note == "Not a word."
 
 
+def test_decide_page_needs_a_button(client, make_user, moderator):
+    """A POST with neither Approve nor Reject (or both) decides nothing and says why."""
+    request = open_request(make_user)
+    client.force_login(moderator)
+    url = f"/admin/lexicon/dictionaryrequest/{request.pk}/decide/"
+    for data in ({"note": "Hmm."}, {"approve": "1", "reject": "1", "note": "Hmm."}):
+        page = client.post(url, data)
+        assert page.status_code == 200 and "Press Approve or Reject." in page.content.decode()
+    request.refresh_from_db()
+    assert request.status == Status.OPEN and not WordChange.objects.exists()
+
+
+def test_decide_page_of_a_decided_request_refuses_again(client, make_user, moderator):
+    """Deciding an already decided request from its page changes nothing and says so."""
+    request = open_request(make_user)
+    services.request_decide(request_id=request.pk, moderator=moderator, approve=False, note="No.")
+    client.force_login(moderator)
+    url = f"/admin/lexicon/dictionaryrequest/{request.pk}/decide/"
+    response = client.post(url, {"approve": "Approve", "note": "Yes."}, follow=True)
+    assert "already rejected" in response.content.decode()
+    request.refresh_from_db()
+    assert request.status == Status.REJECTED and request.moderator_note == "No."
+    assert not WordChange.objects.exists()
+
+
+def test_decide_page_of_a_missing_request_is_404(client, moderator):
+    """An unknown request number is not found."""
+    client.force_login(moderator)
+    assert client.get("/admin/lexicon/dictionaryrequest/999999/decide/").status_code == 404
+
+
 def test_non_staff_cannot_moderate(client, make_user, player):
     """A signed-in player gets no admin and no decision."""
     request = open_request(make_user)
