@@ -16,11 +16,16 @@ class WordForm(forms.Form):
 class RequestForm(forms.Form):
     lexicon = forms.ModelChoiceField(
         queryset=Lexicon.objects.filter(accepts_requests=True), to_field_name="code",
-        empty_label=None,
+        empty_label=None, label="Word list",
     )
-    word = forms.CharField(max_length=40)
-    action = forms.ChoiceField(choices=Action.choices, widget=forms.RadioSelect)
+    word = forms.CharField(
+        max_length=40,
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "none",
+                                      "spellcheck": "false"}),
+    )
+    action = forms.ChoiceField(choices=Action.choices, widget=forms.RadioSelect, label="Change")
     reason = forms.CharField(
-        max_length=500, widget=forms.Textarea(attrs={"rows": 3}),
+        # autofocus: htmx focuses it when the panel opens from the word check page.
+        max_length=500, widget=forms.Textarea(attrs={"rows": 3, "autofocus": True}),
         help_text="Why should the moderators make this change? (a meaning, a source…)",
     )

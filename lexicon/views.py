@@ -27,7 +27,10 @@ def _check_results(word: str) -> dict:
     problem = services.word_problem(word)
     if problem:
         return {"problem": problem, "presence": [], "band": None}
-    return {"problem": None, "presence": services.word_presence(word),
+    presence = services.word_presence(word)
+    return {"problem": None, "presence": presence,
+            "present_count": sum(p.present for p in presence),
+            "absent_names": [p.lexicon.name for p in presence if not p.present],
             "band": frequency.band(word), "zipf": frequency.zipf(word)}
 
 
@@ -58,10 +61,22 @@ def request_change(request):
     else:
         initial = {key: request.GET[key] for key in ("word", "action", "lexicon") if key in request.GET}
         form = RequestForm(initial=initial)
-    context = {"form": form, "done": done}
+    context = {"form": form, "done": done, "heading": _request_heading(form)}
     if request.htmx:
         return render(request, "lexicon/request.html#panel", context)
     return render(request, "lexicon/request.html", context)
+
+
+def _request_heading(form: RequestForm) -> str | None:
+    """Name the change the form asks for ("Ask to add “qi” to Common English"), if known."""
+    values = form.data if form.is_bound else form.initial
+    word = services.normalise_word(str(values.get("word", "")))
+    action = values.get("action")
+    lexicon = Lexicon.objects.filter(code=str(values.get("lexicon", "")).replace("\x00", ""),
+                                     accepts_requests=True).first()
+    if services.word_problem(word) or action not in ("add", "remove") or lexicon is None:
+        return None
+    return f"Ask to {action} “{word}” {'to' if action == 'add' else 'from'} {lexicon.name}"
 
 
 @login_required

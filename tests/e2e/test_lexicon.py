@@ -92,3 +92,27 @@ def test_web_process_picks_up_a_version_approved_elsewhere(page, make_user, lexi
     services.request_decide(request_id=request.pk, moderator=moderator, approve=True)
     page.goto("/words/?word=zorbing")
     expect(page.locator('tr[data-lexicon="wordgame"]')).to_have_attribute("data-present", "yes")
+
+
+def test_word_check_by_keyboard_with_spoken_summary(page, make_user, lexicons):
+    """Keyboard only: type a word, hear a one-line summary, open the request, type a reason, send."""
+    make_user("ann")
+    log_in(page, "ann")
+    page.goto("/words/")
+    expect(page.get_by_role("textbox", name="Word")).to_be_focused()
+    page.keyboard.type("colour")
+    summary = page.get_by_role("status").filter(has_text="word lists")
+    expect(summary).to_have_text(
+        "“colour” is in 4 of 5 word lists; not in American English. Common in everyday English.")
+    page.get_by_role("link", name="Ask to add “colour” to American English").focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("heading", name="Ask to add “colour” to American English")).to_be_visible()
+    expect(page.get_by_role("textbox", name="Reason")).to_be_focused()
+    page.keyboard.type("Spelled this way in American books too.")
+    page.get_by_role("button", name="Send request").focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("status").filter(has_text="waiting for a moderator")).to_be_visible()
+    # Editing the word replaces the results and the summary says why a word cannot be one.
+    page.get_by_role("textbox", name="Word").fill("colour's")
+    expect(page.locator("#word-summary")).to_have_text(
+        "Use the letters a to z only (no spaces, digits, hyphens or apostrophes).")

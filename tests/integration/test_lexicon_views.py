@@ -1,5 +1,7 @@
 """Word check page, requests, my requests, the changes log and admin moderation."""
 
+import re
+
 import pytest
 from django.contrib.auth.models import Permission
 
@@ -50,6 +52,29 @@ def test_check_partial_for_htmx(client):
     assert "<html" not in html and 'data-word-check="cat"' in html and "data-band" in html
 
 
+def test_check_summary_for_screen_readers(client):
+    """One sentence in a polite status region sums up the result; htmx updates it in place."""
+    page = client.get("/words/?word=colour").content.decode()
+    assert 'id="word-summary" class="lexicon-sr-only" role="status" aria-live="polite"' in page
+    summary = ("“colour” is in 4 of 5 word lists; not in American English. "
+               "Common in everyday English.")
+    assert summary in page
+    fragment = client.get("/words/?word=colour", **HTMX).content.decode()
+    assert f'<div hx-swap-oob="innerHTML:#word-summary">{summary}</div>' in fragment
+    problem = client.get("/words/?word=ab1", **HTMX).content.decode()
+    assert '<div hx-swap-oob="innerHTML:#word-summary">Use the letters a to z' in problem
+    # The table of results itself is not a live region (it would be read out in full).
+    assert 'id="word-results" aria-live' not in page
+
+
+def test_check_links_name_the_word_and_list(client, player):
+    """Each "Ask to ..." link says which word and which list, for screen readers."""
+    html = client.get("/words/?word=colour").content.decode()
+    assert "Ask to add<span class=\"lexicon-sr-only\"> “colour” to American English</span>" in html
+    assert "Ask to remove<span class=\"lexicon-sr-only\"> “colour” from British English</span>" in html
+    assert '<th scope="col">Ask a moderator</th>' in html
+
+
 def test_check_explains_bad_words(client):
     """Typing something that cannot be a word says why."""
     html = client.get("/words/?word=ab1", **HTMX).content.decode()
@@ -73,6 +98,16 @@ def test_request_form_prefilled(client, player):
     """The htmx request panel comes pre-filled from the link."""
     html = client.get("/words/request/?word=zorbing&lexicon=common&action=add", **HTMX).content.decode()
     assert "data-request-panel" in html and 'value="zorbing"' in html and "<html" not in html
+
+
+def test_request_panel_names_the_change_and_focuses_the_reason(client, player):
+    """The panel's heading says what is asked; the reason box takes the focus."""
+    html = client.get("/words/request/?word=Colour&lexicon=en-us&action=add", **HTMX).content.decode()
+    assert '<h2 id="request-heading">Ask to add “colour” to American English</h2>' in html
+    assert 'aria-labelledby="request-heading"' in html
+    assert re.search(r'<textarea[^>]*autofocus[^>]*id="id_reason"|<textarea[^>]*id="id_reason"[^>]*autofocus', html)
+    junk = client.get("/words/request/?word=a%00&lexicon=en&action=zap", **HTMX).content.decode()
+    assert '<h2 id="request-heading">Ask for a change</h2>' in junk
 
 
 def test_request_post_creates_and_redirects(client, player):
