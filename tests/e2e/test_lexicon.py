@@ -1,9 +1,11 @@
 """What a person sees: checking a word, asking for it, a moderator approving it."""
 
 import re
+import threading
 
 import pytest
 from django.contrib.auth.models import Permission
+from django.db import connection
 from playwright.sync_api import expect
 
 from lexicon import services
@@ -116,3 +118,28 @@ def test_word_check_by_keyboard_with_spoken_summary(page, make_user, lexicons):
     page.get_by_role("textbox", name="Word").fill("colour's")
     expect(page.locator("#word-summary")).to_have_text(
         "Use the letters a to z only (no spaces, digits, hyphens or apostrophes).")
+
+
+def test_my_requests_page_shows_a_decision_as_it_is_made(page, make_user, lexicons):
+    """A player watching My requests sees the status and note change when a moderator decides."""
+    ann = make_user("ann")
+    moderator = make_user("mod", is_staff=True)
+    moderator.user_permissions.add(Permission.objects.get(codename="moderate_dictionaryrequest"))
+    request, _ = services.request_change(player=ann, lexicon_code="common", word="zorbing",
+                                         action="add", reason="A sport.")
+    log_in(page, "ann")
+    page.goto("/words/requests/")
+    row = page.locator(f'[data-my-requests] tr[data-request="{request.pk}"]')
+    expect(row).to_have_attribute("data-status", "open")
+    page.evaluate("window.__still_here = true")
+    page.wait_for_timeout(500)  # the site socket is connected
+    # Decided in another thread, like another process: Playwright's event loop runs in this
+    # one, and the broadcast after commit cannot run inside it.
+    decide = threading.Thread(target=lambda: (services.request_decide(
+        request_id=request.pk, moderator=moderator, approve=False, note="Not yet in print."),
+        connection.close()))
+    decide.start()
+    decide.join(20)
+    expect(row).to_have_attribute("data-status", "rejected")
+    expect(row).to_contain_text("Not yet in print.")
+    assert page.evaluate("window.__still_here") is True
