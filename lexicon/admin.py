@@ -147,6 +147,11 @@ class DictionaryRequestAdmin(admin.ModelAdmin):
             "opts": self.model._meta,
             "title": "Decide dictionary requests",
             "requests": requests,
+            # What the queue shows, again beside the note: who, how common, where it is now.
+            "rows": [(r, ", ".join(str(u) for u in r.supporters.all()) or "—",
+                      frequency.band(r.word),
+                      ", ".join(services.lexicons_containing(r.word)) or "none")
+                     for r in requests],
             "form": form,
             "approve": approve,
             "action": ("approve_selected" if approve else "reject_selected") if approve is not None else "",

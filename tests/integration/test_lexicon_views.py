@@ -206,6 +206,20 @@ def test_single_decision_page(client, make_user, moderator):
     assert request.status == Status.REJECTED and request.moderator_note == "Not a word."
 
 
+def test_decide_page_shows_supporters_frequency_and_lexicons(client, make_user, moderator):
+    """Beside the note, the moderator sees who asked, how common the word is and where it is."""
+    request, _ = services.request_change(player=make_user("ann"), lexicon_code="en-us",
+                                         word="colour", action="add", reason="Both spellings.")
+    services.request_change(player=make_user("bob"), lexicon_code="en-us", word="colour",
+                            action="add", reason="Me too.")
+    client.force_login(moderator)
+    html = client.get(f"/admin/lexicon/dictionaryrequest/{request.pk}/decide/").content.decode()
+    row = html[html.index(f'<tr data-request="{request.pk}">'):]
+    row = row[:row.index("</tr>")]
+    assert "<td>bob</td>" in row and "<td>common</td>" in row
+    assert "<td>en-gb, en, common, wordgame</td>" in row
+
+
 def test_decide_page_needs_a_button(client, make_user, moderator):
     """A POST with neither Approve nor Reject (or both) decides nothing and says why."""
     request = open_request(make_user)
