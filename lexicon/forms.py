@@ -17,11 +17,14 @@ class RequestForm(forms.Form):
     lexicon = forms.ModelChoiceField(
         queryset=Lexicon.objects.filter(accepts_requests=True), to_field_name="code",
         empty_label=None, label="Word list",
+        error_messages={"invalid_choice": (
+            "Choose British English, American English, Common English or Wordgame; "
+            "British + American follows the first two and takes no requests of its own.")},
     )
+    # No length validator here: services.word_problem says "2 to 15 letters" instead.
     word = forms.CharField(
-        max_length=40,
-        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "none",
-                                      "spellcheck": "false"}),
+        widget=forms.TextInput(attrs={"maxlength": 40, "autocomplete": "off",
+                                      "autocapitalize": "none", "spellcheck": "false"}),
     )
     action = forms.ChoiceField(choices=Action.choices, widget=forms.RadioSelect, label="Change")
     reason = forms.CharField(

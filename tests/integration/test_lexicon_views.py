@@ -129,6 +129,22 @@ def test_request_post_htmx_refusal_shows_reason(client, player):
     assert not DictionaryRequest.objects.exists()
 
 
+@pytest.mark.parametrize("data, reason", [
+    ({"lexicon": "en", "word": "zorbing", "action": "add", "reason": "x"}, "takes no requests"),
+    ({"lexicon": "klingon", "word": "zorbing", "action": "add", "reason": "x"}, "Choose British English"),
+    ({"lexicon": "common", "word": "a" * 41, "action": "add", "reason": "x"}, "2 to 15 letters"),
+    ({"lexicon": "common", "word": "zorb\x00", "action": "add", "reason": "x"}, "Null characters"),
+    ({"lexicon": "common", "word": "zorbing", "action": "add", "reason": "x" * 501}, "at most 500"),
+    ({"lexicon": "common", "word": "zorbing", "action": "zap", "reason": "x"}, "Select a valid choice"),
+    ({"lexicon": "common", "word": "zorbing", "action": "add", "reason": "   "}, "required"),
+])
+def test_request_post_bad_input_is_refused_with_a_reason(client, player, data, reason):
+    """Every malformed request is refused, saying why, and nothing is stored."""
+    response = client.post("/words/request/", data, **HTMX)
+    assert response.status_code == 200 and reason in response.content.decode()
+    assert not DictionaryRequest.objects.exists()
+
+
 def test_request_post_htmx_join(client, player, make_user):
     """Asking for an open change says the player now supports it."""
     services.request_change(player=make_user("bob"), lexicon_code="common", word="zorbing",
