@@ -85,6 +85,21 @@ def test_has_prefix_equals_some_word_starts_with(words, prefix):
 
 
 @given(words_strategy)
+def test_near_misses_agree_with_the_source_set(words):
+    """Every prefix and one-letter extension of a source word is a word, and a prefix,
+    exactly as the source set says (the probes a shared-suffix automaton gets wrong)."""
+    lex = Lexicon.from_words(words)
+    source = set(words)
+    probes = {w[:i] for w in source for i in range(len(w) + 1)}
+    probes |= {w + letter for w in source for letter in "abcdez"}
+    for probe in probes:
+        assert (probe in lex) == (probe in source and probe != ""), probe
+        assert lex.has_prefix(probe) == any(w.startswith(probe) for w in source), probe
+        node = lex.walk(lex.root, probe)
+        assert (node is not None and lex.is_word(node)) == (probe in source and probe != "")
+
+
+@given(words_strategy)
 def test_traversal_yields_exactly_the_words(words):
     """Walking children() from the root spells each word once, in sorted order."""
     lex = Lexicon.from_words(words)

@@ -49,6 +49,15 @@ def test_spelling_variants(lists):
     assert {"colour", "color"} <= lists["en"]
 
 
+@pytest.mark.parametrize("code", wordlists.CODES)
+def test_precompiled_lexicon_holds_exactly_the_list(lists, code):
+    """The Lexicon processes load (from the precompiled form) spells exactly the list's words."""
+    lexicon = wordlists.compile_lexicon(code)
+    assert len(lexicon) == len(lists[code])
+    assert list(lexicon) == sorted(lists[code])
+    assert "cat" in lexicon and "ca" not in lexicon and lexicon.has_prefix("ca")
+
+
 def test_en_is_the_union(lists):
     """en holds exactly the words of en-gb and en-us."""
     assert lists["en"] == lists["en-gb"] | lists["en-us"]
