@@ -172,9 +172,10 @@ class Square:
 
     @property
     def label(self) -> str:
-        if self.premium is None:
-            return "★" if (self.row, self.col) == crossword.CENTRE else ""
-        return "★" if (self.row, self.col) == crossword.CENTRE else PREMIUM_LABELS[self.premium]
+        """What an empty square shows: the star, its premium (TW DW TL DL) or nothing."""
+        if (self.row, self.col) == crossword.CENTRE:
+            return "★"
+        return PREMIUM_LABELS.get(self.premium, "")
 
 
 @dataclass
@@ -220,7 +221,8 @@ class GameView:
         return self.game.status == Status.FINISHED
 
 
-def _describe(move: Move, name: str) -> tuple[str, str]:
+def _describe(move: Move) -> tuple[str, str]:
+    """(kind, text) of a move for the history: a play's words and points, or what happened."""
     if move.kind == MoveKind.PLACE:
         text = ", ".join(f"{w.upper()} {p}" for w, p in move.words)
         return "Play", text
@@ -276,7 +278,7 @@ def game_view(*, game: Game, viewer) -> GameView:
     names = {s.index: v.name for s, v in zip(seats, views)}
     view.history = []
     for m in moves:
-        kind, text = _describe(m, names[m.seat])
+        kind, text = _describe(m)
         view.history.append(HistoryLine(m.number + 1, names[m.seat], kind, text, m.score, m.words))
     if game.status == Status.ACTIVE:
         view.my_turn = me is not None and game.to_move == me.index
@@ -359,7 +361,7 @@ def replay_frames(*, game: Game) -> list[dict]:
             board = board.with_tiles(move.placement)
         scores[move.seat] += move.score
         name = seats[move.seat].user.shown_name if seats[move.seat].user else "?"
-        kind, text = _describe(move, name)
+        kind, text = _describe(move)
         frames.append({
             "tiles": [[r, c, l, b, 0 if b else letter_value(game, l)] for r, c, l, b in board.tiles()],
             "last": [[r, c] for r, c, _, _ in move.placement] if move.kind == MoveKind.PLACE else [],

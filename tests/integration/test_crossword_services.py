@@ -240,6 +240,16 @@ def test_an_illegal_placement_is_refused_with_the_reason(duel):
     assert _unchanged(game)
 
 
+def test_a_move_after_the_deadline_is_refused(duel):
+    """Once the deadline has passed the player to move can no longer move; the sweep forfeits."""
+    game, mover, other, play = duel
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    with pytest.raises(Refused, match="run out"):
+        services.game_play(game_id=game.pk, player=mover, placement=play.placement, move_count=0)
+    assert _unchanged(game)
+    assert deadlines.games_forfeit_overdue() == 1
+
+
 def test_a_malformed_placement_is_refused_by_the_service_too(duel):
     """Callers other than the views get a refusal, not a crash, for a malformed placement."""
     game, mover, other, play = duel

@@ -47,8 +47,12 @@ def _apply(game: Game, move: engine.Move, *, move_count: int | None, reason: str
         raise Refused(STALE, status=409)
     moves = list(game.moves.order_by("number"))
     before = selectors.engine_state(game, moves=moves)
-    if move.kind in (engine.PLACE, engine.SWAP, engine.PASS) and move.seat != before.to_move:
-        raise Refused("It is not your turn.", status=409)
+    if move.kind in (engine.PLACE, engine.SWAP, engine.PASS):
+        if move.seat != before.to_move:
+            raise Refused("It is not your turn.", status=409)
+        # The clock is the server's: a move after the deadline waits for the forfeit.
+        if game.deadline is not None and game.deadline <= (now or timezone.now()):
+            raise Refused("Your time for this move has run out.", status=409)
     try:
         after = before.apply(move)
     except IllegalPlay as refused:
