@@ -143,3 +143,32 @@ def test_my_requests_page_shows_a_decision_as_it_is_made(page, make_user, lexico
     expect(row).to_have_attribute("data-status", "rejected")
     expect(row).to_contain_text("Not yet in print.")
     assert page.evaluate("window.__still_here") is True
+
+
+def test_worker_process_builds_an_approved_version_without_a_restart(live_site, make_user, lexicons):
+    """After an approval the running Celery worker process loads and stores the new version."""
+    import random
+    import time
+
+    from lexicon import core, wordlists
+
+    word = "zqx" + "".join(random.choice("abcdefghij") for _ in range(8))
+    moderator = make_user("mod", is_staff=True)
+    moderator.user_permissions.add(Permission.objects.get(codename="moderate_dictionaryrequest"))
+    request, _ = services.request_change(player=make_user("ann"), lexicon_code="wordgame",
+                                         word=word, action="add", reason="x")
+    stored = services.cache_dir() / f"wordgame-{wordlists.cache_key('wordgame', {word})}.lex"
+    assert not stored.exists()
+    decide = threading.Thread(target=lambda: (services.request_decide(
+        request_id=request.pk, moderator=moderator, approve=True), connection.close()))
+    decide.start()
+    decide.join(20)
+    deadline = time.monotonic() + 60
+    while not stored.exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    try:
+        assert stored.exists(), "the worker did not build wordgame version 2"
+        assert word in core.Lexicon.from_bytes(stored.read_bytes())
+        assert ("wordgame", 2) not in services._loaded  # built by the worker, not by this test
+    finally:
+        stored.unlink(missing_ok=True)
