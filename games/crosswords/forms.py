@@ -11,6 +11,9 @@ from django.contrib.auth import get_user_model
 from .models import DAYS_PER_MOVE, LIVE_MINUTES_PER_MOVE, Variant
 
 MAX_TILES = 8  # Wordgame's rack; the engine checks the rest
+# Eight tiles fit in about 200 characters; a longer text is not a placement, and
+# deeply nested JSON would exhaust the parser's recursion before any check ran.
+MAX_PLACEMENT_CHARS = 1000
 DAY = 86400
 _LETTER = re.compile(r"[a-z]")
 
@@ -59,9 +62,11 @@ class PlacementError(ValueError):
 
 def parse_placement(raw: str) -> list[tuple[int, int, str, bool]]:
     """Parse ``[[row, col, letter, is_blank], ...]``; raise PlacementError if malformed."""
+    if raw is not None and len(raw) > MAX_PLACEMENT_CHARS:
+        raise PlacementError("The placement could not be read.")
     try:
         data = json.loads(raw or "")
-    except ValueError:
+    except (ValueError, RecursionError):
         raise PlacementError("The placement could not be read.") from None
     if not isinstance(data, list) or not 1 <= len(data) <= MAX_TILES:
         raise PlacementError("Place between 1 and 8 tiles.")

@@ -65,6 +65,8 @@ def test_playing_through_the_views(client, duel):
     ('[[7, 7, "1", false]]', "no letter"),
     ('[[7, 7, "", true]]', "blank"),
     ('[[7, 7, "a", false], [7, 7, "b", false]]', "Two tiles"),
+    ("[" * 5000, "could not be read"),  # deep nesting: refused, not a parser crash
+    ('[[7, 7, "a", false]' + ', [7, 8, "b", false]' * 200 + "]", "could not be read"),
 ])
 def test_malformed_placements_are_refused(client, duel, raw, reason):
     """A malformed placement is refused with a clear message and changes nothing."""
@@ -72,6 +74,8 @@ def test_malformed_placements_are_refused(client, duel, raw, reason):
     client.force_login(ann)
     response = client.post(f"/games/{game.pk}/play/", {"placement": raw, "move_count": 0})
     assert response.status_code == 400 and reason in response.json()["reason"]
+    preview = client.post(f"/games/{game.pk}/preview/", {"placement": raw, "move_count": 0})
+    assert preview.status_code == 200 and not preview.json()["legal"]
     assert not Move.objects.filter(game=game).exists()
 
 
