@@ -10,6 +10,10 @@ For game code::
 ``get_lexicon`` keeps loaded lexicons in a small per-process cache keyed by (code,
 version); ``current_version`` reads the database, so after an approval every process
 (web or worker) serves the new version at its next call, without a restart.
+
+A version number is never reused, so the cache is never stale, unless the database is
+emptied or restored under running processes (the test suite's flushes do that): restart
+them then.  The worker's precompile task always reloads the version it is given.
 """
 
 from __future__ import annotations
@@ -124,10 +128,13 @@ def get_lexicon(code: str, version: int | None = None) -> core.Lexicon:
     return lexicon
 
 
-def forget_loaded() -> None:
-    """Empty this process's cache of loaded lexicons (tests)."""
+def forget_loaded(code: str | None = None, version: int | None = None) -> None:
+    """Forget this process's loaded lexicons: all of them, or one (code, version)."""
     with _load_lock:
-        _loaded.clear()
+        if code is None:
+            _loaded.clear()
+        else:
+            _loaded.pop((code, version), None)
 
 
 # -- word check ------------------------------------------------------------------

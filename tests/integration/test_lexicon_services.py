@@ -165,6 +165,26 @@ def test_approval_bumps_version_and_games_keep_theirs(make_user, moderator):
     assert request.decided_at is not None and request.moderator_note == "Fine."
 
 
+def test_precompile_task_reloads_the_version_it_is_given(make_user, moderator):
+    """The worker's task replaces whatever it held under that number (an emptied database)."""
+    from lexicon import core, tasks
+
+    request, _ = ask(make_user())
+    services.request_decide(request_id=request.pk, moderator=moderator, approve=True)
+    services._loaded[("common", 2)] = core.Lexicon.from_words(["qxzstale"])
+    tasks.precompile_lexicon("common", 2)
+    assert "zorbing" in services.get_lexicon("common", 2)
+    assert "qxzstale" not in services.get_lexicon("common", 2)
+
+
+def test_forget_loaded_one_version(make_user):
+    """forget_loaded(code, version) drops that entry only."""
+    common, wordgame = services.get_lexicon("common", 1), services.get_lexicon("wordgame", 1)
+    services.forget_loaded("common", 1)
+    assert services.get_lexicon("common", 1) is not common
+    assert services.get_lexicon("wordgame", 1) is wordgame
+
+
 def test_removal_takes_the_word_out_of_new_versions(make_user, moderator):
     """An approved removal leaves old versions untouched."""
     request, _ = ask(make_user(), word="cat", action="remove")
