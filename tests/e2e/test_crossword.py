@@ -115,6 +115,22 @@ def test_two_players_play_against_each_other_live(new_page, live_site, make_user
     expect(ann_page.locator("[data-status-line]")).to_contain_text("Your turn")
     expect(ann_page.locator(".cw-scores [data-seat='1'] [data-score]")).to_have_text(str(reply.score))
 
+    # After the game, the replay steps back to the empty board: premium labels come back
+    # on squares that hold tiles at the end.
+    ann_page.locator("[data-resign-open]").click()
+    ann_page.locator("[data-resign-confirm]").click()
+    expect(bob_page.locator("[data-status-line]")).to_contain_text("Finished: bob wins")
+    star = bob_page.locator('[data-square="7,7"]')
+    expect(star.locator(".t")).to_be_visible()
+    bob_page.locator('[data-replay-step="first"]').click()
+    expect(bob_page.locator("[data-replay-text]")).to_contain_text("0/3")
+    expect(star.locator(".t")).to_have_count(0)
+    expect(star.locator(".lbl")).to_be_visible()
+    expect(star.locator(".lbl")).to_have_text("★")
+    bob_page.locator('[data-replay-step="forward"]').click()
+    expect(star.locator(".t")).to_be_visible()
+    expect(star.locator(".lbl")).to_be_hidden()
+
 
 def test_blank_recall_swap_pass_resign_and_replay(new_page, live_site, make_user):
     """A recalled blank is blank again; swap, pass and a confirmed resignation reach both pages."""
