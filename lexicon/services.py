@@ -150,12 +150,31 @@ class Presence:
 
     lexicon: Lexicon
     present: bool
+    word: str = ""
 
     @property
     def action(self) -> str | None:
+        """The change a player may ask for here, or None (see ``note``)."""
         if not self.lexicon.accepts_requests:
             return None
-        return Action.REMOVE if self.present else Action.ADD
+        if self.present:
+            return Action.REMOVE
+        return None if too_long_for(self.lexicon.code, self.word) else Action.ADD
+
+    @property
+    def note(self) -> str:
+        """Why no change can be asked for here ("" if one can)."""
+        if not self.lexicon.accepts_requests:
+            return f"follows {' and '.join(UNION_PARTS.get(self.lexicon.code, ()))}"
+        if self.action is None:
+            return f"words of {MIN_LETTERS} to {wordlists.LONGEST_WORD[self.lexicon.code]} letters only"
+        return ""
+
+
+def too_long_for(code: str, word: str) -> bool:
+    """True if ``word`` is longer than the list ``code`` may hold (common: 10 letters)."""
+    longest = wordlists.LONGEST_WORD.get(code)
+    return longest is not None and len(word) > longest
 
 
 def word_problem(word: str) -> str | None:
@@ -172,7 +191,7 @@ def word_problem(word: str) -> str | None:
 def word_presence(word: str) -> list[Presence]:
     """Return the word's presence in every lexicon (current versions), in display order."""
     rows = list(Lexicon.objects.all()) or ensure_lexicons()
-    return [Presence(row, word in get_lexicon(row.code, row.current_version)) for row in rows]
+    return [Presence(row, word in get_lexicon(row.code, row.current_version), word) for row in rows]
 
 
 def lexicons_containing(word: str) -> list[str]:
@@ -214,6 +233,11 @@ def request_change(*, player, lexicon_code: str, word: str, action: str,
     if not lexicon.accepts_requests:
         parts = " or ".join(UNION_PARTS.get(lexicon.code, ()))
         raise RequestRefused(f"{lexicon.name} is made of other lexicons; ask for {parts} instead.")
+    if action == Action.ADD and too_long_for(lexicon.code, word):
+        raise RequestRefused(
+            f"{lexicon.name} holds words of {MIN_LETTERS} to {wordlists.LONGEST_WORD[lexicon.code]}"
+            f" letters only; “{word}” has {len(word)}."
+        )
     # One player's requests are decided one at a time, so the open-request limit holds.
     get_user_model().objects.select_for_update().get(pk=player.pk)
 
@@ -309,6 +333,9 @@ def requests_decide(*, request_ids, moderator, approve: bool,
 def _apply(request: DictionaryRequest, *, moderator, when, note: str) -> int:
     """Record the request's change as the lexicon's next version; return that version."""
     lexicon = Lexicon.objects.select_for_update().get(pk=request.lexicon_id)
+    if request.action == Action.ADD and too_long_for(lexicon.code, request.word):
+        raise RequestRefused(f"{lexicon.name} holds no words of {len(request.word)} letters; "
+                             "reject the request instead.")
     present = request.word in get_lexicon(lexicon.code, lexicon.current_version)
     if present == (request.action == Action.ADD):
         raise RequestRefused(

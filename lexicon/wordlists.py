@@ -38,6 +38,8 @@ CATALOGUE = (
     ("wordgame", "Wordgame",
      "The larger list, both spellings, SCOWL size 80. Wordgame's default.", True),
 )
+#: Lists that hold only shorter words than requests generally may add (RULES §3).
+LONGEST_WORD = {"common": 10}
 _WORD_LINE = re.compile(rb"[a-z]+")
 
 log = logging.getLogger(__name__)
@@ -159,6 +161,6 @@ def _write_atomically(path: Path, data: bytes) -> None:
 
 
 __all__ = [
-    "CATALOGUE", "CODES", "DATA_DIR", "WordListError", "cache_key", "check_files", "compile_lexicon",
+    "CATALOGUE", "CODES", "LONGEST_WORD", "DATA_DIR", "WordListError", "cache_key", "check_files", "compile_lexicon",
     "default_cache_dir", "source_files", "words",
 ]

@@ -82,6 +82,7 @@ def test_unknown_code_and_version_are_refused():
     ("zorbing", "add", "en", "x", "en-gb or en-us"),
     ("zorbing", "add", "klingon", "x", "no lexicon"),
     ("zorbing", "delete", "common", "x", "add or remove"),
+    ("zorbingtons", "add", "common", "x", "2 to 10 letters only"),
 ])
 def test_invalid_requests_are_refused_and_nothing_is_stored(make_user, word, action, code, reason, message):
     """Every invalid request is refused with its reason and stores nothing."""
@@ -183,6 +184,20 @@ def test_forget_loaded_one_version(make_user):
     services.forget_loaded("common", 1)
     assert services.get_lexicon("common", 1) is not common
     assert services.get_lexicon("wordgame", 1) is wordgame
+
+
+def test_long_words_go_to_other_lists_but_never_into_common(make_user, moderator):
+    """An 11-letter word may be asked for in wordgame; an old request for common is refused."""
+    request, _ = ask(make_user("ann"), word="zorbingtons", code="wordgame")
+    assert request.lexicon.code == "wordgame"
+    stale = DictionaryRequest.objects.create(requester=make_user("bob"), word="zorbingtons",
+                                             action="add", reason="x",
+                                             lexicon=Lexicon.objects.get(code="common"))
+    with pytest.raises(services.RequestRefused, match="no words of 11 letters"):
+        services.request_decide(request_id=stale.pk, moderator=moderator, approve=True)
+    assert services.current_version("common") == 1
+    stale.refresh_from_db()
+    assert stale.status == Status.OPEN
 
 
 def test_removal_takes_the_word_out_of_new_versions(make_user, moderator):

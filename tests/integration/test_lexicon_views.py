@@ -94,6 +94,16 @@ def test_signed_in_player_is_offered_the_right_action(client, player):
     assert "lexicon=en&amp;" not in html
 
 
+def test_no_add_link_for_a_word_too_long_for_common(client, player):
+    """Common English says it holds 2 to 10 letters instead of offering to add a longer word."""
+    html = client.get("/words/?word=zorbingtons").content.decode()
+    common = html[html.index('data-lexicon="common"'):]
+    common = common[:common.index("</tr>")]
+    assert "Ask to" not in common and "words of 2 to 10 letters only" in common
+    assert "lexicon=wordgame&amp;action=add" in html
+    assert "follows en-gb and en-us" in html
+
+
 def test_request_form_prefilled(client, player):
     """The htmx request panel comes pre-filled from the link."""
     html = client.get("/words/request/?word=zorbing&lexicon=common&action=add", **HTMX).content.decode()
