@@ -35,6 +35,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BUDGET_P99_MS = 100.0
+ARRIVAL_SECONDS = 8.0
 
 
 def _env() -> dict[str, str]:
@@ -45,7 +46,7 @@ def _env() -> dict[str, str]:
     )
     env["REDIS_URL"] = os.environ.get("BENCH_REDIS_URL", os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/14"))
     env.setdefault("SECRET_KEY", "bench-" + "x" * 60)
-    env["DJANGO_SETTINGS_MODULE"] = "config.settings"
+    env["DJANGO_SETTINGS_MODULE"] = os.environ.get("BENCH_SETTINGS", "config.settings")
     env["DEBUG"] = "0"
     env["LOG_LEVEL"] = "WARNING"
     return env
@@ -126,6 +127,7 @@ class Stats:
         self.replied: dict[tuple[int, int], tuple[float, dict]] = {}
         self.broadcast_at: dict[tuple[int, str], list[float]] = {}
         self.outcomes: dict[str, int] = {}
+        self.reconnects = 0
 
 
 async def _player(client: dict, url: str, origin: str, stats: Stats, stop_at: float, interval: float) -> None:
@@ -135,8 +137,17 @@ async def _player(client: dict, url: str, origin: str, stats: Stats, stop_at: fl
     rng = random.Random(client["user_id"])
     words = list(client["words"])
     rng.shuffle(words)
-    await asyncio.sleep(rng.uniform(0, 2))  # people arrive over a couple of seconds
-    async with websockets.connect(url, additional_headers=headers, max_size=2**22, open_timeout=30) as ws:
+    await asyncio.sleep(rng.uniform(0, ARRIVAL_SECONDS))  # people arrive over a few seconds
+    for attempt in range(3):
+        try:
+            ws = await websockets.connect(url, additional_headers=headers, max_size=2**22, open_timeout=30)
+            break
+        except (OSError, websockets.exceptions.InvalidMessage):
+            stats.reconnects += 1
+            await asyncio.sleep(1 + attempt)
+    else:
+        raise RuntimeError("could not connect")
+    async with ws:
         first = json.loads(await ws.recv())
         assert first["type"] == "state" and first["me"]["seated"], first
 
@@ -168,7 +179,7 @@ async def _run(clients: list[dict], port: int, seconds: float, interval: float) 
     stats = Stats()
     origin = f"http://127.0.0.1:{port}"
     start = time.perf_counter()
-    stop_at = start + seconds + 2  # connections open during the first couple of seconds
+    stop_at = start + seconds + ARRIVAL_SECONDS
     await asyncio.gather(*(
         _player(c, f"ws://127.0.0.1:{port}/ws/hunts/{c['table_id']}/", origin, stats, stop_at, interval)
         for c in clients
@@ -203,7 +214,8 @@ def _report(stats: Stats, clients: list[dict], seconds: float) -> bool:
         missing += max(0, players_at[key[0]] - len(arrivals))
         broadcasts.extend((at - sent) * 1000 for at in arrivals)
     print(f"players: {len(clients)} on {len(players_at)} tables, {seconds:.0f} s, "
-          f"{len(stats.sent)} submissions ({len(stats.sent) / seconds:.0f}/s), outcomes {stats.outcomes}")
+          f"{len(stats.sent)} submissions ({len(stats.sent) / seconds:.0f}/s), outcomes {stats.outcomes}, "
+          f"{stats.reconnects} connection retries")
     if replies:
         print(f"reply latency ms: p50 {_percentile(replies, .5):.1f}  p95 {_percentile(replies, .95):.1f}  "
               f"p99 {_percentile(replies, .99):.1f}  max {max(replies):.1f}")
@@ -235,8 +247,14 @@ def main(argv: list[str]) -> int:
     log_path = ROOT / "var" / "bench-live-round-daphne.log"
     log_path.parent.mkdir(exist_ok=True)
     log = open(log_path, "w")
+    command = [str(Path(sys.executable).parent / "daphne")]
+    if os.environ.get("BENCH_SWITCH_INTERVAL"):
+        # Experiment: how often threads hand over the GIL (default 5 ms).
+        command = [sys.executable, "-c", "import sys; sys.setswitchinterval(float(sys.argv.pop(1))); "
+                   "from daphne.cli import CommandLineInterface; CommandLineInterface.entrypoint()",
+                   os.environ["BENCH_SWITCH_INTERVAL"]]
     daphne = subprocess.Popen(
-        [str(Path(sys.executable).parent / "daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+        command + ["-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
     )
     try:

@@ -6,13 +6,51 @@ that rolls back, and a task never starts before the rows it reads are committed.
 
 from __future__ import annotations
 
+import logging
+import os
+
+from asgiref.sync import SyncToAsync
+from channels.layers import get_channel_layer
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
 
 from config.realtime import broadcast
 
+logger = logging.getLogger(__name__)
+
 LOBBY_GROUP = "hunts.lobby"
+
+_in_flight: set = set()  # tasks handed to the server loop, kept until done
+
+
+def send_soon(group: str, message: dict) -> None:
+    """Broadcast without making the calling thread wait for the channel layer.
+
+    In the web server a submission runs in a worker thread; waiting there for the event
+    loop to finish ``group_send`` would hold the thread (and, under load, every thread of
+    the pool) hostage to a busy loop. So the send is handed to the server's loop and the
+    thread moves on. Anywhere else (Celery worker, shell, tests without a loop) it is
+    sent at once, as ``config.realtime.broadcast`` does.
+    """
+    local = SyncToAsync.threadlocal
+    loop = getattr(local, "main_event_loop", None)
+    if loop is None or getattr(local, "main_event_loop_pid", None) != os.getpid() or not loop.is_running():
+        broadcast(group, message)
+        return
+
+    def start() -> None:
+        task = loop.create_task(get_channel_layer().group_send(group, message))
+        _in_flight.add(task)
+        task.add_done_callback(_finished)
+
+    loop.call_soon_threadsafe(start)
+
+
+def _finished(task) -> None:
+    _in_flight.discard(task)
+    if not task.cancelled() and task.exception() is not None:
+        logger.error("Broadcast failed", exc_info=task.exception())
 
 
 def table_group(table_id: int) -> str:
@@ -79,14 +117,14 @@ def word_found(game_round, user, *, word: str, points: int, path, bonuses) -> No
         "path": [list(square) for square in path],
     }
     if game_round.game == Game.RAMPAGE:
-        transaction.on_commit(lambda: broadcast(table_group(table_id), found))
+        transaction.on_commit(lambda: send_soon(table_group(table_id), found))
         return
     count = FoundWord.objects.filter(round=game_round, user_id=user.pk).count()
     counted = {"type": "round.count", "round_id": game_round.pk, "user_id": user.pk, "count": count}
 
     def send() -> None:
-        broadcast(player_group(table_id, user.pk), {**found, "type": "round.mine"})
-        broadcast(table_group(table_id), counted)
+        send_soon(player_group(table_id, user.pk), {**found, "type": "round.mine"})
+        send_soon(table_group(table_id), counted)
 
     transaction.on_commit(send)
 

@@ -355,3 +355,39 @@ def _en():
     from lexicon.services import get_lexicon
 
     return get_lexicon("en")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_submission_racing_round_end_is_late_not_lost(rampage):
+    """A word submitted while round_end is totalling waits for it and is refused as late."""
+    import time
+    from unittest import mock
+
+    from games.hunts.services import rounds
+
+    table, ann, bob = rampage
+    game_round, now = start_round(table, RAMPAGE_BOARD)
+    real_missed = rounds.missed_words
+    totalling = threading.Event()
+
+    def slow_missed(*args, **kwargs):
+        totalling.set()
+        time.sleep(1.0)  # round_end holds the round row meanwhile
+        return real_missed(*args, **kwargs)
+
+    def end():
+        try:
+            with mock.patch.object(rounds, "missed_words", slow_missed):
+                services.round_end(round_id=game_round.pk, now=game_round.deadline)
+        finally:
+            connection.close()
+
+    ender = threading.Thread(target=end)
+    ender.start()
+    assert totalling.wait(10)
+    result = services.round_submit(round_id=game_round.pk, user=ann, word="cat",
+                                   now=game_round.deadline - timedelta(seconds=1))
+    ender.join()
+    assert result.outcome == "late"
+    assert not FoundWord.objects.filter(round=game_round).exists()
+    assert HuntRound.objects.get(pk=game_round.pk).status == RoundStatus.FINISHED

@@ -187,12 +187,8 @@ class _Taken(Exception):
 
 @transaction.atomic
 def _submit(*, round_id: int, user, word: str | None, path: hunt.Path | None, now: datetime) -> SubmitResult:
-    # FOR NO KEY UPDATE: submissions to one round queue behind each other and behind
-    # round_end's FOR UPDATE, so no word slips in while a round is being totalled.
-    player = (
-        RoundPlayer.objects.select_related("round").select_for_update(of=("round",), no_key=True)
-        .filter(round_id=round_id, user_id=user.pk).first()
-    )
+    _share_round(round_id)
+    player = RoundPlayer.objects.select_related("round").filter(round_id=round_id, user_id=user.pk).first()
     if player is None:
         if HuntRound.objects.filter(pk=round_id).exists():
             return SubmitResult("refused", reason="You are not playing in this round.")
@@ -233,6 +229,20 @@ def _submit(*, round_id: int, user, word: str | None, path: hunt.Path | None, no
         raise _Taken(word) from None  # leaving the atomic block rolls the transaction back
     broadcasts.word_found(game_round, user, word=word, points=points, path=path, bonuses=bonuses)
     return SubmitResult("accepted", word=word, points=points, path=path, bonuses=bonuses)
+
+
+def _share_round(round_id: int) -> None:
+    """Hold the round row in KEY SHARE mode until this transaction ends.
+
+    Submissions share it without waiting for each other; round_end's FOR UPDATE waits
+    for the ones in flight and makes later ones wait for it, so they then read the round
+    as finished. No word is stored after a round was totalled. (SQLite serialises
+    writers anyway.)
+    """
+    connection = transaction.get_connection()
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT 1 FROM {HuntRound._meta.db_table} WHERE id = %s FOR KEY SHARE", [round_id])
 
 
 def _taken(round_id: int, user, word: str) -> SubmitResult:
