@@ -213,3 +213,28 @@ def test_invite_accept_and_the_game_starts_live(new_page, live_site, make_user):
     expect(ann_page.locator("[data-rack] .rt")).to_have_count(7)
     ann_page.goto("/games/")
     expect(ann_page.locator("[data-games-awaiting]")).to_have_text("1")
+
+
+@pytest.mark.parametrize("width, height", [(390, 844), (1280, 800), (1366, 768)])
+def test_the_board_rack_and_submit_fit_the_screen(new_page, live_site, make_user, width, height):
+    """On a phone and a laptop the board, the rack and Submit are in view without scrolling
+    sideways or down; on a phone the scores sit above the board."""
+    ann, bob = make_user("ann"), make_user("bob")
+    game = services.game_create(creator=ann, variant="wordgrid", seconds_per_move=DAY, invitees=[bob])
+    services.game_accept(game_id=game.pk, player=bob)
+    page = signed_in(new_page, live_site, ann)
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(f"/games/{game.pk}/")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    board = page.locator("[data-board]").bounding_box()
+    submit = page.locator("[data-submit]").bounding_box()
+    assert board["x"] >= 0 and board["x"] + board["width"] <= width
+    assert board["width"] >= min(width - 40, 480)  # as large as the screen allows
+    assert submit["y"] + submit["height"] <= height
+    strip = page.locator(".cw-strip")
+    if width < 900:
+        expect(strip).to_be_visible()
+        expect(strip.locator("li.to-move")).to_contain_text("ann 0")
+    else:
+        expect(strip).to_be_hidden()
+        expect(page.locator(".cw-scores")).to_be_in_viewport()
