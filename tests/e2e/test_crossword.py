@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -147,7 +149,11 @@ def test_blank_recall_swap_pass_resign_and_replay(new_page, live_site, make_user
 
     blank = ann_page.locator('[data-rack] .rt[data-letter="?"]').first
     star = ann_page.locator('[data-square="7,7"]')
+    board = ann_page.locator("[data-board]")
+    expect(board).not_to_have_class(re.compile("placing"))  # no rings until a tile is chosen
     blank.click()
+    expect(board).to_have_class(re.compile("placing"))
+    expect(star).to_have_class(re.compile("offered"))
     star.click()
     dialog = ann_page.locator("[data-blank-dialog]")
     expect(dialog).to_be_visible()

@@ -94,6 +94,13 @@
       const free = !sq.querySelector(".t");
       sq.classList.toggle("offered", free && offered.has(sq.dataset.square) && isPlayer());
     });
+    paintPlacing();
+  }
+
+  // The rings show only while the player is placing, so a full board is not a sea of them.
+  function paintPlacing() {
+    const board = $("[data-board]");
+    if (board) board.classList.toggle("placing", Boolean(selected) || pending.length > 0);
   }
 
   const isPlayer = () => area && area.dataset.player === "1" && area.dataset.status === "active";
@@ -101,9 +108,10 @@
   // -- placing ---------------------------------------------------------------------
 
   function selectTile(btn) {
-    if (selected === btn) { btn.classList.remove("selected"); selected = null; return; }
+    if (selected === btn) { btn.classList.remove("selected"); selected = null; paintPlacing(); return; }
     if (selected) selected.classList.remove("selected");
     selected = btn; btn.classList.add("selected");
+    paintPlacing();
   }
 
   function place(btn, sq) {
@@ -137,6 +145,7 @@
     const tile = entry.sq.querySelector(".t.pending");
     if (tile) tile.remove();
     entry.btn.classList.remove("used");
+    paintPlacing();
     changed();
   }
 
@@ -147,6 +156,7 @@
       entry.btn.classList.remove("used");
     }
     pending = [];
+    paintPlacing();
     changed();
   }
 
@@ -377,6 +387,7 @@
     if (!btn || btn.classList.contains("used")) return;
     if (selected) selected.classList.remove("selected");
     selected = btn;
+    paintPlacing();
     event.dataTransfer.setData("text/plain", btn.dataset.letter);
     event.dataTransfer.effectAllowed = "move";
   });
