@@ -157,6 +157,7 @@ class SeatView:
     is_me: bool
     tiles_on_rack: int = 0
     adjustment: int | None = None
+    tiles_left: str = ""  # the rack at the end of a finished game (public by then)
 
 
 @dataclass
@@ -186,6 +187,7 @@ class HistoryLine:
     text: str
     score: int
     words: list = field(default_factory=list)
+    all_tiles: bool = False  # a whole rack placed in one play (the bonus of the variant)
 
 
 @dataclass
@@ -220,11 +222,19 @@ class GameView:
     def finished(self) -> bool:
         return self.game.status == Status.FINISHED
 
+    @property
+    def has_adjustments(self) -> bool:
+        return any(s.adjustment for s in self.seats)
+
 
 def _describe(move: Move) -> tuple[str, str]:
     """(kind, text) of a move for the history: a play's words and points, or what happened."""
     if move.kind == MoveKind.PLACE:
-        text = ", ".join(f"{w.upper()} {p}" for w, p in move.words)
+        # One word says it all; with cross words each word's points show how they add up.
+        if len(move.words) == 1:
+            text = move.words[0][0].upper()
+        else:
+            text = ", ".join(f"{w.upper()} {p}" for w, p in move.words)
         return "Play", text
     if move.kind == MoveKind.SWAP:
         return "Swap", f"swapped {len(move.tiles)} tile{'s' if len(move.tiles) != 1 else ''}"
@@ -252,7 +262,8 @@ def game_view(*, game: Game, viewer) -> GameView:
             is_me=seat.user_id is not None and seat.user_id == viewer_id,
             tiles_on_rack=len(state.racks[seat.index]) if state else 0,
             adjustment=(state.adjustments[seat.index]
-                        if state and state.is_over and state.adjustments else None)))
+                        if state and state.is_over and state.adjustments else None),
+            tiles_left=(state.racks[seat.index] if state and state.is_over else "")))
     me = next((v for v in views if v.is_me), None)
     view = GameView(game=game, seats=views, me=me, started=started)
     view.invited = (game.status == Status.WAITING and me is not None and not me.accepted)
@@ -279,7 +290,9 @@ def game_view(*, game: Game, viewer) -> GameView:
     view.history = []
     for m in moves:
         kind, text = _describe(m)
-        view.history.append(HistoryLine(m.number + 1, names[m.seat], kind, text, m.score, m.words))
+        view.history.append(HistoryLine(
+            m.number + 1, names[m.seat], kind, text, m.score, m.words,
+            all_tiles=m.kind == MoveKind.PLACE and len(m.placement) == state.variant.rack_size))
     if game.status == Status.ACTIVE:
         view.my_turn = me is not None and game.to_move == me.index
         view.deadline = game.deadline

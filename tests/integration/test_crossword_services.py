@@ -99,6 +99,16 @@ def test_a_whole_game_is_played_to_the_end(make_user, variant, players):
     assert sum(state.adjustments) == 0 and state.adjustments[state.went_out] > 0
     view = selectors.game_view(game=game, viewer=ann)
     assert view.result and view.finished
+    assert [s.tiles_left for s in view.seats] == list(state.racks)  # shown once it is over
+    assert view.has_adjustments and any(s.tiles_left for s in view.seats)
+    lines = {line.number: line for line in view.history}
+    for move in Move.objects.filter(game=game, kind="place"):
+        line = lines[move.number + 1]
+        assert line.all_tiles == (len(move.placement) == rack_size)
+        if len(move.words) == 1:
+            assert line.text == move.words[0][0].upper()  # the play's score is shown once
+        else:
+            assert all(f"{w.upper()} {p}" in line.text for w, p in move.words)
     frames = selectors.replay_frames(game=game)
     assert len(frames) == game.move_count + 1
     assert frames[-1]["scores"] == [s.score for s in game.seats.order_by("index")]
