@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.shortcuts import redirect, render
 
 from lexicon import frequency, services
 from lexicon.forms import RequestForm, WordForm
 from lexicon.models import Lexicon, WordChange
+
+CHANGES_PER_PAGE = 100
 
 
 def check(request):
@@ -97,5 +100,6 @@ def changes(request):
     rows = WordChange.objects.select_related("lexicon", "decided_by").order_by("-decided_at", "-pk")
     if chosen:
         rows = rows.filter(lexicon__code=chosen)
+    page = Paginator(rows, CHANGES_PER_PAGE).get_page(request.GET.get("page"))
     return render(request, "lexicon/changes.html",
-                  {"lexicons": lexicons, "chosen": chosen, "rows": rows[:500]})
+                  {"lexicons": lexicons, "chosen": chosen, "rows": page.object_list, "page": page})

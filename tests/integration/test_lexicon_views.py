@@ -182,6 +182,27 @@ def test_changes_log_lists_approved_changes(client, make_user, moderator):
     assert "zorbing" not in client.get("/words/changes/?lexicon=en-gb").content.decode()
 
 
+def test_changes_log_is_paged(client, moderator):
+    """A long log comes 100 changes a page, newest first, with links between pages."""
+    from django.utils import timezone
+
+    from lexicon.models import Lexicon
+
+    common = Lexicon.objects.get(code="common")
+    now = timezone.now()
+    WordChange.objects.bulk_create(
+        WordChange(lexicon=common, version=v, word="zorb" + "".join("abcdefghij"[int(d)] for d in f"{v:03d}"),
+                   action="add", decided_by=moderator, decided_at=now + timezone.timedelta(seconds=v))
+        for v in range(2, 103))
+    first = client.get("/words/changes/?lexicon=common").content.decode()
+    assert first.count("data-change=") == 100 and 'data-change="common-102"' in first
+    assert 'data-change="common-2"' not in first and "Page 1 of 2" in first
+    assert 'href="?lexicon=common&amp;page=2"' in first
+    second = client.get("/words/changes/?lexicon=common&page=2").content.decode()
+    assert second.count("data-change=") == 1 and 'data-change="common-2"' in second
+    assert client.get("/words/changes/?page=zzz").status_code == 200
+
+
 @pytest.mark.parametrize("junk", ["%00", "klingon", "%3Cscript%3E"])
 def test_changes_log_ignores_an_unknown_lexicon(client, junk):
     """An unknown or malformed lexicon filter shows the whole log instead of failing."""
