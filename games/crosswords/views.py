@@ -36,6 +36,13 @@ def my_games(request):
 
 
 @login_required
+@require_GET
+def awaiting(request):
+    """How many games await my move: the header badge asks when that may have changed."""
+    return JsonResponse({"count": selectors.games_awaiting_move_count(user=request.user)})
+
+
+@login_required
 def new_game(request):
     form = NewGameForm(request.POST or None, player=request.user)
     if request.method == "POST" and form.is_valid():

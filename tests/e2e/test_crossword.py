@@ -117,11 +117,16 @@ def test_two_players_play_against_each_other_live(new_page, live_site, make_user
     expect(ann_page.locator("[data-status-line]")).to_contain_text("Your turn")
     expect(ann_page.locator(".cw-scores [data-seat='1'] [data-score]")).to_have_text(str(reply.score))
 
+    # Bob resigns while Ann is to move: her badge no longer counts the game.
+    expect(ann_page.locator("[data-games-awaiting]")).to_have_text("1")
+    bob_page.locator("[data-resign-open]").click()
+    bob_page.locator("[data-resign-confirm]").click()
+    expect(ann_page.locator("[data-status-line]")).to_contain_text("Finished: ann wins")
+    expect(ann_page.locator("[data-games-awaiting]")).to_be_hidden()
+
     # After the game, the replay steps back to the empty board: premium labels come back
     # on squares that hold tiles at the end.
-    ann_page.locator("[data-resign-open]").click()
-    ann_page.locator("[data-resign-confirm]").click()
-    expect(bob_page.locator("[data-status-line]")).to_contain_text("Finished: bob wins")
+    expect(bob_page.locator("[data-status-line]")).to_contain_text("Finished: ann wins")
     star = bob_page.locator('[data-square="7,7"]')
     expect(star.locator(".t")).to_be_visible()
     bob_page.locator('[data-replay-step="first"]').click()
