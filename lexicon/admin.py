@@ -28,12 +28,39 @@ class DecisionForm(forms.Form):
     )
 
 
+class StatusFilter(admin.SimpleListFilter):
+    """Status filter that shows the open requests (the queue) unless told otherwise."""
+
+    title = "status"
+    parameter_name = "status__exact"  # the name the plain field filter used
+
+    def lookups(self, request, model_admin):
+        return [*Status.choices, ("all", "All")]
+
+    def choices(self, changelist):
+        chosen = self.value() or Status.OPEN
+        for value, label in self.lookup_choices:
+            yield {
+                "selected": chosen == value,
+                "query_string": changelist.get_query_string({self.parameter_name: value}),
+                "display": label,
+            }
+
+    def queryset(self, request, queryset):
+        chosen = self.value() or Status.OPEN
+        if chosen == "all":
+            return queryset
+        if chosen not in Status.values:
+            return queryset.none()
+        return queryset.filter(status=chosen)
+
+
 @admin.register(DictionaryRequest)
 class DictionaryRequestAdmin(admin.ModelAdmin):
     list_display = ("word", "action", "lexicon", "short_reason", "supporter_count",
                     "frequency_band", "in_lexicons", "status", "requester", "created_at",
                     "decide_link")
-    list_filter = ("status", "lexicon")
+    list_filter = (StatusFilter, "lexicon")
     search_fields = ("word", "requester__username")
     list_select_related = ("lexicon", "requester")
     actions = ("approve_selected", "reject_selected")

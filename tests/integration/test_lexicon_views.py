@@ -227,6 +227,25 @@ def test_queue_shows_moderation_columns(client, make_user, moderator):
     assert "zorbing" in html and "rare" in html and "Approve selected" in html
 
 
+def test_queue_shows_open_requests_unless_asked(client, make_user, moderator):
+    """The queue opens on the open requests; the status filter shows decided ones or all."""
+    decided = open_request(make_user, "zumbas")
+    services.request_decide(request_id=decided.pk, moderator=moderator, approve=False)
+    open_request(make_user, "zorbing")
+    client.force_login(moderator)
+    url = "/admin/lexicon/dictionaryrequest/"
+
+    def words(query=""):
+        html = client.get(url + query).content.decode()
+        return {w for w in ("zorbing", "zumbas") if f">{w}</a>" in html}
+
+    assert words() == {"zorbing"}
+    assert words("?status__exact=open") == {"zorbing"}
+    assert words("?status__exact=rejected") == {"zumbas"}
+    assert words("?status__exact=all") == {"zorbing", "zumbas"}
+    assert words("?status__exact=bogus") == set()
+
+
 def test_bulk_approve_with_note(client, make_user, moderator):
     """Approving selected requests asks for a note, then decides each one."""
     a, b = open_request(make_user, "zorbing"), open_request(make_user, "zumbas")
