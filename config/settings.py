@@ -44,6 +44,8 @@ elif SERVER_MODE and (len(SECRET_KEY) < 50 or SECRET_KEY == _INSECURE_KEY):
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 SITE_NAME = env.str("SITE_NAME", default="Wordfall")
+# The address emails link to (no request to take it from when Celery sends them).
+SITE_URL = env.str("SITE_URL", default="http://localhost:8000").rstrip("/")
 
 INSTALLED_APPS = [
     "daphne",

@@ -396,6 +396,7 @@ def test_notifications_are_sent_after_commit_and_not_on_rollback(
 
     from config.celery import app
 
+    settings.SITE_URL = "https://play.example.org"
     ann, bob = make_user("ann"), make_user("bob", email_notifications=False)
     game = start("wordgrid", [ann, bob])
     state = selectors.engine_state(game)
@@ -423,8 +424,38 @@ def test_notifications_are_sent_after_commit_and_not_on_rollback(
             services.game_resign(game_id=game.pk, player=bob)
         assert [m.to for m in mail.outbox] == [["ann@example.com"]]
         assert "is over" in mail.outbox[0].subject
+        assert f"See the game: https://play.example.org/games/{game.pk}/" in mail.outbox[0].body
     finally:
         app.conf.task_always_eager = False
+
+
+@pytest.mark.parametrize("seconds, emailed", [(DAY, True), (5 * 60, False)])
+def test_your_turn_and_reminder_emails_are_for_correspondence_games_only(
+        make_user, django_capture_on_commit_callbacks, settings, seconds, emailed):
+    """A live game's turn passes in minutes: it notifies in the site but sends no email."""
+    from django.core import mail
+
+    from config.celery import app
+
+    settings.SITE_URL = "https://play.example.org"
+    ann, bob = make_user("ann"), make_user("bob")
+    app.conf.task_always_eager = True
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            game = start("wordgrid", [ann, bob], seconds=seconds)
+        with django_capture_on_commit_callbacks(execute=True):
+            deadlines.games_send_reminders(now=game.remind_at)
+    finally:
+        app.conf.task_always_eager = False
+    assert Notification.objects.filter(user=ann, kind="crossword.turn").exists()
+    assert Notification.objects.filter(user=ann, kind="crossword.reminder").exists()
+    subjects = [m.subject for m in mail.outbox if m.to == ["ann@example.com"]]
+    if emailed:
+        assert [subject.split("] ")[-1] for subject in subjects] == [
+            f"Your turn in Word Grid #{game.pk}", f"Reminder: your move in Word Grid #{game.pk}"]
+        assert f"https://play.example.org/games/{game.pk}/" in mail.outbox[-1].body
+    else:
+        assert subjects == []
 
 
 @pytest.mark.django_db(transaction=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from django.conf import settings
 from django.db import transaction
 
 from accounts.services import notify
@@ -19,6 +20,16 @@ from ..models import Game
 
 def _name(game: Game) -> str:
     return f"{game.get_variant_display()} #{game.pk}"
+
+
+def _link(game: Game) -> str:
+    """The game's full address, for emails (in-site notifications use the path)."""
+    return settings.SITE_URL + game.get_absolute_url()
+
+
+def _live(game: Game) -> bool:
+    """A live game's turns pass in minutes: an email would arrive after the turn."""
+    return game.seconds_per_move <= LIVE_DEADLINE_SECONDS
 
 
 def _human(duration: timedelta) -> str:
@@ -57,21 +68,20 @@ def cancelled(game: Game, *, user, by) -> None:
 
 
 def your_turn(game: Game, *, user) -> None:
-    url = game.get_absolute_url()
     left = _human(timedelta(seconds=game.seconds_per_move))
-    notify(user=user, kind="crossword.turn", text=f"Your turn in {_name(game)}.", url=url,
-           email_subject=f"Your turn in {_name(game)}",
+    notify(user=user, kind="crossword.turn", text=f"Your turn in {_name(game)}.",
+           url=game.get_absolute_url(),
+           email_subject=None if _live(game) else f"Your turn in {_name(game)}",
            email_body=(f"It is your turn in {_name(game)}. You have {left} to move.\n\n"
-                       f"Open the game: {url}\n"))
+                       f"Open the game: {_link(game)}\n"))
 
 
 def reminder(game: Game, *, user, left: timedelta) -> None:
-    url = game.get_absolute_url()
     notify(user=user, kind="crossword.reminder",
-           text=f"{_human(left)} left to move in {_name(game)}.", url=url,
-           email_subject=f"Reminder: your move in {_name(game)}",
+           text=f"{_human(left)} left to move in {_name(game)}.", url=game.get_absolute_url(),
+           email_subject=None if _live(game) else f"Reminder: your move in {_name(game)}",
            email_body=(f"You have {_human(left)} left to move in {_name(game)}; after that "
-                       f"you forfeit the game.\n\nOpen the game: {url}\n"))
+                       f"you forfeit the game.\n\nOpen the game: {_link(game)}\n"))
 
 
 def forfeited(game: Game, *, user, reason: str) -> None:
@@ -80,10 +90,9 @@ def forfeited(game: Game, *, user, reason: str) -> None:
 
 
 def game_over(game: Game, *, user, result: str) -> None:
-    url = game.get_absolute_url()
-    notify(user=user, kind="crossword.over", text=f"{_name(game)} is over: {result}", url=url,
-           email_subject=f"{_name(game)} is over",
-           email_body=f"{_name(game)} is over: {result}\n\nSee the game: {url}\n")
+    notify(user=user, kind="crossword.over", text=f"{_name(game)} is over: {result}",
+           url=game.get_absolute_url(), email_subject=f"{_name(game)} is over",
+           email_body=f"{_name(game)} is over: {result}\n\nSee the game: {_link(game)}\n")
 
 
 # Deadlines of live games (short times per move) get their own task at the deadline, so
