@@ -289,9 +289,16 @@ def test_preview_shows_score_and_words_or_the_reason(duel):
     result = selectors.preview(game=game, player=mover, placement=play.placement, move_count=0)
     assert result["legal"] and result["score"] == play.score
     assert result["words"][0][0] == play.main_word.upper()
-    result = selectors.preview(game=game, player=mover, placement=play.placement[:1], move_count=0)
+    empty = selectors.preview(game=game, player=mover, placement=[], move_count=0)
+    assert sorted(map(tuple, empty["offered"])) == sorted(  # the star's row and column
+        {(7, c) for c in range(15)} | {(r, 7) for r in range(15)})
+    row, col, letter, blank = play.placement[0]
+    one = (row + 1, col, letter, blank) if row < 7 else (row, col, letter, blank)
+    result = selectors.preview(game=game, player=mover, placement=[one], move_count=0)
     assert not result["legal"] and result["reason"]
-    assert [7, 7] in result["offered"] or result["offered"]
+    # Once a tile is down, only its row and column take the next one.
+    assert result["offered"] and all(r == one[0] or c == one[1] for r, c in result["offered"])
+    assert [one[0], one[1]] not in result["offered"]
     result = selectors.preview(game=game, player=other, placement=play.placement, move_count=0)
     assert result["reason"] == "Not your turn."
 
