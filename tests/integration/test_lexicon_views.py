@@ -120,6 +120,17 @@ def test_request_panel_names_the_change_and_focuses_the_reason(client, player):
     assert '<h2 id="request-heading">Ask for a change</h2>' in junk
 
 
+def test_request_form_fields_are_labelled_and_described(client, player):
+    """The add/remove choice is a fieldset with a legend; every aria-describedby target exists."""
+    html = client.post("/words/request/", {"lexicon": "common", "word": "", "action": "x",
+                                           "reason": ""}, **HTMX).content.decode()
+    assert "<legend>Change</legend>" in html and 'for=""' not in html
+    targets = {t for ids in re.findall(r'aria-describedby="([^"]+)"', html) for t in ids.split()}
+    assert {"id_reason_helptext", "id_reason_error", "id_word_error"} <= targets
+    for target in targets:
+        assert f'id="{target}"' in html, target
+
+
 def test_request_post_creates_and_redirects(client, player):
     """A valid request is stored; without htmx the player lands on My requests."""
     response = client.post("/words/request/", {"lexicon": "common", "word": "zorbing",
