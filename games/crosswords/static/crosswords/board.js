@@ -405,6 +405,16 @@
   // -- live updates -----------------------------------------------------------------------
 
   let retry = 1000;
+
+  // A "your turn" toast for the game on screen covers the rack for nothing: the board
+  // already shows it.
+  document.addEventListener("wordfall:notification", (event) => {
+    const msg = event.detail || {};
+    if (msg.kind !== "crossword.turn" || msg.url !== root.dataset.url) return;
+    document.querySelectorAll("[data-toasts] .toast a").forEach((a) => {
+      if (a.getAttribute("href") === msg.url) a.closest(".toast").remove();
+    });
+  });
   function connect() {
     if (!("WebSocket" in window) || !window.Wordfall) return;
     const ws = new WebSocket(Wordfall.wsUrl(root.dataset.wsPath));
