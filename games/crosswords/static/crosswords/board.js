@@ -322,10 +322,14 @@
     return `${s} s`;
   }
 
+  // The time left turns red when a fifth of the time per move is left (the reminder).
   function tick() {
     $$("[data-deadline]").forEach((el) => {
       const deadline = Date.parse(el.dataset.deadline);
-      if (!isNaN(deadline)) el.textContent = formatLeft((deadline - Date.now()) / 1000);
+      if (isNaN(deadline)) return;
+      const left = (deadline - Date.now()) / 1000;
+      el.textContent = formatLeft(left);
+      el.classList.toggle("low", left < 0.2 * (parseInt(el.dataset.perMove, 10) || 0));
     });
   }
   setInterval(() => { if (area) tick(); }, 1000);
@@ -402,10 +406,6 @@
     place(selected, sq);
   });
 
-  // -- live updates -----------------------------------------------------------------------
-
-  let retry = 1000;
-
   // A "your turn" toast for the game on screen covers the rack for nothing: the board
   // already shows it.
   document.addEventListener("wordfall:notification", (event) => {
@@ -415,6 +415,10 @@
       if (a.getAttribute("href") === msg.url) a.closest(".toast").remove();
     });
   });
+
+  // -- live updates -----------------------------------------------------------------------
+
+  let retry = 1000;
   function connect() {
     if (!("WebSocket" in window) || !window.Wordfall) return;
     const ws = new WebSocket(Wordfall.wsUrl(root.dataset.wsPath));
