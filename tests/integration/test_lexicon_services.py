@@ -428,6 +428,42 @@ def test_two_moderators_deciding_at_once_make_one_decision(make_user, moderator,
 
 
 @pytest.mark.django_db(transaction=True)
+def test_two_approvals_in_one_lexicon_at_once_make_consecutive_versions(make_user, moderator,
+                                                                        monkeypatch):
+    """Two different requests approved together become versions 2 and 3, the last with both."""
+    zorbing, _ = ask(make_user("ann"), word="zorbing")
+    zumbas, _ = ask(make_user("bob"), word="zumbas")
+    services.get_lexicon("common")
+    first_decided = threading.Event()
+    second_was_blocked = []
+    notify_decision = services._notify_decision
+
+    def notify_then_hold(decided, version):
+        notify_decision(decided, version)
+        if not first_decided.is_set():
+            first_decided.set()
+            second_was_blocked.append(wait_for_a_blocked_session())
+
+    monkeypatch.setattr(services, "_notify_decision", notify_then_hold)
+
+    def approve(request, wait=None):
+        try:
+            if wait is not None:
+                assert wait.wait(10)
+            services.request_decide(request_id=request.pk, moderator=moderator, approve=True)
+        finally:
+            connection.close()
+
+    run_threads(lambda: approve(zorbing), lambda: approve(zumbas, wait=first_decided))
+    assert second_was_blocked == [True]
+    assert list(WordChange.objects.order_by("version").values_list("version", "word")) == [
+        (2, "zorbing"), (3, "zumbas")]
+    services.forget_loaded()
+    assert "zorbing" in services.get_lexicon("common", 3) and "zumbas" in services.get_lexicon("common", 3)
+    assert "zumbas" not in services.get_lexicon("common", 2)
+
+
+@pytest.mark.django_db(transaction=True)
 def test_two_players_asking_at_once_share_one_request(make_user, monkeypatch):
     """Two identical requests in flight together end as one request with one supporter.
 
