@@ -246,6 +246,9 @@ def request_change(*, player, lexicon_code: str, word: str, action: str,
     if existing is not None:
         return _join(existing, player), True
 
+    # The same request may have been approved while the lock above was awaited: read the
+    # version again, or the word would look absent and a second request would open.
+    lexicon.refresh_from_db(fields=["current_version"])
     present = word in get_lexicon(lexicon.code, lexicon.current_version)
     if action == Action.ADD and present:
         raise RequestRefused(f"“{word}” is already in {lexicon.name}.")

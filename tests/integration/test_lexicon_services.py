@@ -464,6 +464,46 @@ def test_two_approvals_in_one_lexicon_at_once_make_consecutive_versions(make_use
 
 
 @pytest.mark.django_db(transaction=True)
+def test_asking_while_the_same_request_is_approved_is_refused(make_user, moderator, monkeypatch):
+    """A player asking to add a word while its open request is being approved waits for the
+    decision and is told the word is now in, instead of opening a second request."""
+    request, _ = ask(make_user("ann"))
+    services.get_lexicon("common")
+    approved = threading.Event()
+    asker_was_blocked = []
+    outcome = {}
+    notify_decision = services._notify_decision
+
+    def notify_then_hold(decided, version):
+        notify_decision(decided, version)
+        approved.set()
+        asker_was_blocked.append(wait_for_a_blocked_session())
+
+    monkeypatch.setattr(services, "_notify_decision", notify_then_hold)
+
+    def approve():
+        try:
+            services.request_decide(request_id=request.pk, moderator=moderator, approve=True)
+        finally:
+            connection.close()
+
+    def ask_too():
+        try:
+            assert approved.wait(10)
+            ask(make_user("bob"))
+            outcome["bob"] = "asked"
+        except services.RequestRefused as refusal:
+            outcome["bob"] = str(refusal)
+        finally:
+            connection.close()
+
+    run_threads(approve, ask_too)
+    assert asker_was_blocked == [True]
+    assert "already in Common English" in outcome["bob"]
+    assert DictionaryRequest.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
 def test_two_players_asking_at_once_share_one_request(make_user, monkeypatch):
     """Two identical requests in flight together end as one request with one supporter.
 
