@@ -156,6 +156,28 @@ def test_new_game_form_invites_and_my_games_lists_it(client, make_user):
     assert "data-games-awaiting>1<" in page
 
 
+def test_my_games_rows_say_who_moves_and_the_lobby_has_take_a_seat(client, duel, make_user):
+    """Each game in progress lists every player's score and whose move it is; a seek in the
+    lobby can be joined from the list."""
+    game, ann, bob, play = duel
+    services.game_play(game_id=game.pk, player=ann, placement=play.placement, move_count=0)
+    seek = services.game_create(creator=make_user("cy"), variant="wordgrid", seconds_per_move=DAY,
+                                open_seats=1)
+    client.force_login(ann)
+    page = client.get("/games/").content.decode()
+    their_turn = page.split('id="their-turn"')[1].split("</section>")[0]
+    assert f'ann <b class="num">{play.score}</b>' in their_turn
+    assert 'bob <b class="num">0</b>' in their_turn and "bob to move" in their_turn
+    client.force_login(bob)
+    page = client.get("/games/").content.decode()
+    assert "your move" in page.split('id="my-turn"')[1].split("</section>")[0]
+    lobby = page.split('id="lobby"')[1].split("</section>")[0]
+    assert f'action="/games/{seek.pk}/accept/"' in lobby and "Take a seat" in lobby
+    client.post(f"/games/{seek.pk}/accept/")
+    seek.refresh_from_db()
+    assert seek.status == Status.ACTIVE
+
+
 def test_finished_game_shows_result_replay_and_profile(client, duel):
     """A finished game shows the result, offers a replay, and is on both profiles."""
     game, ann, bob, play = duel
