@@ -204,6 +204,7 @@ class GameView:
     unseen_total: int = 0
     history: list[HistoryLine] = field(default_factory=list)
     my_turn: bool = False
+    pass_ends_game: bool = False  # a pass now would be the last scoreless turn allowed
     swap_limit: int = 0
     swap_reason: str = ""
     deadline: datetime | None = None
@@ -295,6 +296,8 @@ def game_view(*, game: Game, viewer) -> GameView:
             all_tiles=m.kind == MoveKind.PLACE and len(m.placement) == state.variant.rack_size))
     if game.status == Status.ACTIVE:
         view.my_turn = me is not None and game.to_move == me.index
+        if view.my_turn:
+            view.pass_ends_game = state.apply(engine.Move.pass_(me.index)).is_over
         view.deadline = game.deadline
         view.seconds_left = max(0, int((game.deadline - timezone.now()).total_seconds()))
         view.offered = [f"{r},{c}" for r, c in sorted(crossword.offered_squares(state.board, ()))]

@@ -188,8 +188,11 @@ def test_blank_recall_swap_pass_resign_and_replay(new_page, live_site, make_user
     expect(ann_page.locator("#play-area")).to_have_attribute("data-move-count", "1")
     expect(bob_page.locator("[data-history]")).to_contain_text("swapped 2 tiles")
 
-    expect(bob_page.locator("[data-pass]")).to_be_enabled()
-    bob_page.locator("[data-pass]").click()
+    expect(bob_page.locator("[data-pass-open]")).to_be_enabled()
+    bob_page.locator("[data-pass-open]").click()  # a pass asks first: a mis-tap costs a turn
+    expect(bob_page.locator("[data-pass-dialog]")).to_be_visible()
+    expect(bob_page.locator("[data-pass-ends]")).to_have_count(0)
+    bob_page.locator("[data-pass-confirm]").click()
     expect(ann_page.locator("[data-history]")).to_contain_text("bob passed")
 
     ann_page.locator("[data-resign-open]").click()

@@ -129,6 +129,26 @@ def test_four_player_word_grid_ends_after_two_scoreless_rounds(make_user):
     assert all(a <= 0 for a in state.adjustments)
 
 
+@pytest.mark.parametrize("variant, passes", [("wordgrid", 3), ("wordgame", 2)])
+def test_the_player_to_move_is_told_when_a_pass_would_end_the_game(make_user, variant, passes):
+    """Word Grid ends after 2 × players scoreless turns, Wordgame after 3 passes in a row."""
+    ann, bob = make_user("ann"), make_user("bob")
+    game = start(variant, [ann, bob], seed="pass-ends")
+    best_move(game)  # a play first, so Wordgame's opening redeal is not in the way
+    for n in range(passes + 1):
+        game.refresh_from_db()
+        mover = seat_user(game, game.to_move)
+        view = selectors.game_view(game=game, viewer=mover)
+        assert view.pass_ends_game == (n == passes), n
+        other = selectors.game_view(game=game, viewer=ann if mover == bob else bob)
+        assert not other.pass_ends_game  # only the player to move is asked
+        if n < passes:
+            pass_turn(game)
+    pass_turn(game)
+    game.refresh_from_db()
+    assert game.status == Status.FINISHED
+
+
 def test_wordgame_redeals_after_two_opening_passes_and_ends_after_three_passes(make_user):
     """Wordgame: two opening passes redeal both racks; three passes in a row end it."""
     ann, bob = make_user("ann"), make_user("bob")

@@ -351,7 +351,8 @@
     if (t.matches("[data-submit]")) return submitPlay(t);
     if (t.matches("[data-recall]")) return recallAll();
     if (t.matches("[data-shuffle]")) return shuffle();
-    if (t.matches("[data-pass]")) return act(root.dataset.passUrl, {}, t);
+    if (t.matches("[data-pass-open]")) return $("[data-pass-dialog]").showModal();
+    if (t.matches("[data-pass-confirm]")) return act(root.dataset.passUrl, {}, t);
     if (t.matches("[data-swap-open]")) { recallAll(); return $("[data-swap-dialog]").showModal(); }
     if (t.matches("[data-swap-tiles] .rt")) return toggleSwapTile(t);
     if (t.matches("[data-swap-confirm]")) return swap(t);
