@@ -113,7 +113,9 @@ def test_word_check_by_keyboard_with_spoken_summary(page, make_user, lexicons):
     page.keyboard.type("Spelled this way in American books too.")
     page.get_by_role("button", name="Send request").focus()
     page.keyboard.press("Enter")
-    expect(page.get_by_role("status").filter(has_text="waiting for a moderator")).to_be_visible()
+    done = page.get_by_role("status").filter(has_text="waiting for a moderator")
+    expect(done).to_be_visible()
+    expect(done).to_be_focused()  # the Send button it replaced is gone: focus is not lost
     # Editing the word replaces the results and the summary says why a word cannot be one.
     page.get_by_role("textbox", name="Word").fill("colour's")
     expect(page.locator("#word-summary")).to_have_text(
