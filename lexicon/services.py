@@ -417,7 +417,7 @@ def _notify_decision(request: DictionaryRequest, version: int | None) -> None:
             text += f" {note}"
         body = "\n\n".join(part for part in (
             f"{subject_of} to {change} {verdict}.", effect, note,
-            f"Your dictionary requests: {url}",
+            f"Your dictionary requests: {getattr(settings, 'SITE_URL', '')}{url}",
         ) if part)
         notify(user=player, kind="dictionary", text=text, url=url,
                email_subject=subject, email_body=body + "\n")

@@ -4,6 +4,7 @@ import threading
 import time
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import Permission
 from django.core.exceptions import PermissionDenied
 from django.db import connection
@@ -271,7 +272,7 @@ def test_decision_emails_go_to_opted_in_requester_and_supporters(
     assert subject == "Dictionary request approved: cat"
     assert body.startswith("Your request to remove “cat” from Common English was approved.")
     assert "version 2 no longer has “cat”" in body and "Too common to be fun." in body
-    assert "/words/requests/" in body
+    assert f"{settings.SITE_URL}/words/requests/" in body  # a full address, for a mail client
     assert mails["bob@example.com"][1].startswith("The request you supported to remove “cat”")
     # Everyone, opted in or not, is told in the site.
     assert Notification.objects.filter(kind="dictionary").count() == 3
