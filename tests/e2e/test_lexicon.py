@@ -174,3 +174,39 @@ def test_worker_process_builds_an_approved_version_without_a_restart(live_site, 
         assert ("wordgame", 2) not in services._loaded  # built by the worker, not by this test
     finally:
         stored.unlink(missing_ok=True)
+
+
+def axe_violations(page) -> list[str]:
+    """axe-core's violations inside the page's main content (the site's header and footer
+    are checked with the foundation's pages)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page, context={"include": [["main"]]})
+    return [f"{v['id']}: {v['help']} at {[n['target'] for n in v['nodes']]}"
+            for v in results.response["violations"]]
+
+
+def test_lexicon_pages_pass_axe(page, make_user, lexicons):
+    """The word check page (results, a problem, the request panel with errors), My requests,
+    the changes log and the request page have no axe-core violations."""
+    ann = make_user("ann")
+    services.request_change(player=ann, lexicon_code="common", word="zorbing", action="add",
+                            reason="A sport.")
+    log_in(page, "ann")
+    checked = {}
+    page.goto("/words/?word=colour")
+    checked["word check"] = axe_violations(page)
+    page.get_by_role("link", name="Ask to add “colour” to American English").click()
+    page.get_by_role("textbox", name="Reason").fill("x")
+    page.get_by_role("radio", name="Remove").check()
+    page.get_by_role("button", name="Send request").click()
+    expect(page.get_by_role("alert")).to_contain_text("not in American English")
+    checked["request panel with an error"] = axe_violations(page)
+    page.get_by_role("textbox", name="Word").fill("ab1")
+    expect(page.locator("[data-word-problem]")).to_be_visible()
+    checked["word problem"] = axe_violations(page)
+    for name, url in (("my requests", "/words/requests/"), ("changes", "/words/changes/"),
+                      ("request page", "/words/request/?word=qzqz&lexicon=common&action=add")):
+        page.goto(url)
+        checked[name] = axe_violations(page)
+    assert {name: found for name, found in checked.items() if found} == {}
