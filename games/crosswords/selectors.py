@@ -296,7 +296,7 @@ def game_view(*, game: Game, viewer) -> GameView:
             all_tiles=m.kind == MoveKind.PLACE and len(m.placement) == state.variant.rack_size))
     if game.status == Status.ACTIVE:
         view.my_turn = me is not None and game.to_move == me.index
-        if view.my_turn:
+        if view.my_turn and state.to_move == me.index:
             view.pass_ends_game = state.apply(engine.Move.pass_(me.index)).is_over
         view.deadline = game.deadline
         view.seconds_left = max(0, int((game.deadline - timezone.now()).total_seconds()))
