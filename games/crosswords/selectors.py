@@ -56,12 +56,19 @@ def letter_value(game: Game, tile: str) -> int:
 
 
 def result_text(game: Game, state: engine.Game, seats: dict[int, Seat]) -> str:
-    """"ann wins 312–280" or "a draw at 250", with why the game ended."""
+    """"ann wins (312–280)" or "a draw between …", with why the game ended.
+
+    Scores are listed in the order of the places, so a winner who is behind on points
+    because the others left is not shown with the leader's score.
+    """
     winners = state.winners()
     names = [seats[s].user.shown_name for s in winners]
-    scores = sorted(state.scores, reverse=True)
-    line = "–".join(str(s) for s in scores)
+    line = "–".join(str(score) for _, score, _ in state.standings())
     why = END_REASONS.get(state.end_reason, state.end_reason or "")
+    gone = [f"{seats[s].user.shown_name} {seats[s].left}" for s in state.left_order
+            if seats[s].user and seats[s].left]
+    if state.end_reason == engine.LAST_SEAT and gone:
+        why = " and ".join(gone)
     if len(winners) > 1:
         text = f"a draw between {' and '.join(names)} ({line})"
     else:

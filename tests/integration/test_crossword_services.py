@@ -299,6 +299,9 @@ def test_resigning_ends_a_two_player_game_with_the_other_player_winning(duel):
     seats = {s.user: s for s in game.seats.all()}
     assert seats[other].place == 1 and seats[mover].place == 2
     assert seats[mover].left == "resigned"
+    result = selectors.game_view(game=game, viewer=other).result
+    assert result == (f"{other.shown_name} wins (0–{play.score}); "
+                      f"the game ended because {mover.shown_name} resigned.")
     with pytest.raises(Refused, match="over"):
         services.game_pass(game_id=game.pk, player=other, move_count=None)
 
