@@ -130,7 +130,8 @@ class Stats:
         self.reconnects = 0
 
 
-async def _player(client: dict, url: str, origin: str, stats: Stats, stop_at: float, interval: float) -> None:
+async def _player(client: dict, url: str, origin: str, stats: Stats, go_at: float, stop_at: float,
+                  interval: float) -> None:
     import websockets
 
     headers = {"Cookie": f"sessionid={client['session']}", "Origin": origin}
@@ -162,7 +163,9 @@ async def _player(client: dict, url: str, origin: str, stats: Stats, stop_at: fl
                     stats.broadcast_at.setdefault((client["table_id"], message["word"]), []).append(now)
 
         reading = asyncio.create_task(reader())
-        await asyncio.sleep(rng.uniform(0, interval))
+        # Everyone is connected before anyone submits, so every socket of a table can
+        # see every find; then each player keeps its own rhythm.
+        await asyncio.sleep(max(0.0, go_at - time.perf_counter()) + rng.uniform(0, interval))
         n = 0
         while time.perf_counter() < stop_at:
             n += 1
@@ -179,9 +182,10 @@ async def _run(clients: list[dict], port: int, seconds: float, interval: float) 
     stats = Stats()
     origin = f"http://127.0.0.1:{port}"
     start = time.perf_counter()
-    stop_at = start + seconds + ARRIVAL_SECONDS
+    go_at = start + ARRIVAL_SECONDS + 3
+    stop_at = go_at + seconds
     await asyncio.gather(*(
-        _player(c, f"ws://127.0.0.1:{port}/ws/hunts/{c['table_id']}/", origin, stats, stop_at, interval)
+        _player(c, f"ws://127.0.0.1:{port}/ws/hunts/{c['table_id']}/", origin, stats, go_at, stop_at, interval)
         for c in clients
     ))
     return stats

@@ -67,7 +67,7 @@ def _send_lobby() -> None:
     from games.hunts import selectors
 
     html = render_to_string("hunts/_lobby_tables.html", {"tables": selectors.open_tables()})
-    broadcast(LOBBY_GROUP, {"type": "lobby.tables", "html": html})
+    send_soon(LOBBY_GROUP, {"type": "lobby.tables", "html": html})
 
 
 def lobby_changed() -> None:
@@ -75,14 +75,14 @@ def lobby_changed() -> None:
 
 
 def table_changed(table_id: int) -> None:
-    transaction.on_commit(lambda: broadcast(table_group(table_id), {"type": "table.changed"}))
+    transaction.on_commit(lambda: send_soon(table_group(table_id), {"type": "table.changed"}))
 
 
 def watchers_changed(table_id: int) -> None:
     def send() -> None:
         from games.hunts import selectors
 
-        broadcast(table_group(table_id), {"type": "table.watchers", "count": selectors.watcher_count(table_id)})
+        send_soon(table_group(table_id), {"type": "table.watchers", "count": selectors.watcher_count(table_id)})
 
     transaction.on_commit(send)
 
@@ -100,7 +100,7 @@ def round_started(game_round, bots: list[tuple[int, str]]) -> None:
         for user_id, strength in bots:
             wait = max(0.0, (starts_at - timezone.now()).total_seconds()) + first_turn_delay(strength)
             tasks.bot_turn.apply_async((round_id, user_id), countdown=wait)
-        broadcast(table_group(table_id), {"type": "table.changed"})
+        send_soon(table_group(table_id), {"type": "table.changed"})
 
     transaction.on_commit(after_commit)
     lobby_changed()
@@ -132,5 +132,5 @@ def word_found(game_round, user, *, word: str, points: int, path, bonuses) -> No
 def round_ended(game_round) -> None:
     table_id = game_round.table_id
     message = {"type": "round.ended", "round_id": game_round.pk, "results_url": game_round.get_absolute_url()}
-    transaction.on_commit(lambda: broadcast(table_group(table_id), message))
+    transaction.on_commit(lambda: send_soon(table_group(table_id), message))
     lobby_changed()

@@ -31,6 +31,15 @@ class LobbyConsumer(JsonMessageConsumer):
         await self.send_json(event)
 
 
+def _parallel(function):
+    """Run ``function`` in a worker thread of its own rather than the one shared thread.
+
+    Hunt reads and use cases are independent transactions (the database orders them),
+    so many sockets' calls can run at once instead of queueing behind each other.
+    """
+    return database_sync_to_async(function, thread_sensitive=False)
+
+
 def _lobby_html() -> str:
     return render_to_string("hunts/_lobby_tables.html", {"tables": selectors.open_tables()})
 
@@ -46,17 +55,19 @@ class TableConsumer(JsonMessageConsumer):
 
     async def connect(self):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        self.groups_joined = [table_group(self.table_id)]
-        if self.user is not None and self.user.is_authenticated:
-            self.groups_joined.append(player_group(self.table_id, self.user.pk))
-        state = await database_sync_to_async(selectors.table_state)(self.table_id, self.user)
+        # Accept before any database work: under load a slow handshake is dropped by the
+        # server, while a slow first state message is only a short wait.
+        await self.accept()
+        state = await _parallel(selectors.table_state)(self.table_id, self.user)
         if state is None:
             await self.close(code=4404)
             return
+        self.groups_joined = [table_group(self.table_id)]
+        if self.user is not None and self.user.is_authenticated:
+            self.groups_joined.append(player_group(self.table_id, self.user.pk))
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
-        await self.accept()
-        await database_sync_to_async(services.connection_open)(
+        await _parallel(services.connection_open)(
             table_id=self.table_id, channel_name=self.channel_name, user=self.user
         )
         await self.send_json(state)
@@ -64,8 +75,8 @@ class TableConsumer(JsonMessageConsumer):
     async def disconnect(self, code):
         for group in getattr(self, "groups_joined", ()):
             await self.channel_layer.group_discard(group, self.channel_name)
-        if hasattr(self, "table_id"):
-            await database_sync_to_async(services.connection_close)(channel_name=self.channel_name)
+        if getattr(self, "groups_joined", None):
+            await _parallel(services.connection_close)(channel_name=self.channel_name)
 
     # -- from the client ---------------------------------------------------------
 
@@ -75,9 +86,7 @@ class TableConsumer(JsonMessageConsumer):
             raise MessageRefused("A submission names its round.")
         path = message.get("path")
         word = message.get("word")
-        # Not thread-sensitive: submissions from many sockets run in parallel threads (the
-        # database decides who was first), instead of queueing on the one shared thread.
-        result = await database_sync_to_async(services.round_submit, thread_sensitive=False)(
+        result = await _parallel(services.round_submit)(
             round_id=round_id, user=self.user, word=word if path is None else None, path=path
         )
         reply = result.as_message()
@@ -87,12 +96,12 @@ class TableConsumer(JsonMessageConsumer):
 
     async def on_start(self, message):
         try:
-            await database_sync_to_async(services.round_start)(table_id=self.table_id, by=self.user)
+            await _parallel(services.round_start)(table_id=self.table_id, by=self.user)
         except services.HuntError as refused:
             raise MessageRefused(refused.reason) from None
 
     async def on_ping(self, message):
-        await database_sync_to_async(services.connection_touch)(channel_name=self.channel_name)
+        await _parallel(services.connection_touch)(channel_name=self.channel_name)
         await self.send_json({"type": "pong"})
 
     async def on_state(self, message):
@@ -101,7 +110,7 @@ class TableConsumer(JsonMessageConsumer):
     # -- from the services ---------------------------------------------------------
 
     async def _send_state(self):
-        state = await database_sync_to_async(selectors.table_state)(self.table_id, self.user)
+        state = await _parallel(selectors.table_state)(self.table_id, self.user)
         if state is not None:
             await self.send_json(state)
 

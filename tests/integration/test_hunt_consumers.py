@@ -37,6 +37,13 @@ async def no_message(ws, kind, wait=0.5):
     return True
 
 
+async def ready(ws_connect, path, user=None):
+    """Connect and wait for the first state: the socket is in its groups from then on."""
+    ws = await ws_connect(path, user)
+    ws.first_state = await receive_until(ws, "state")
+    return ws
+
+
 @sync_to_async
 def rampage_table(make_user, bots=()):
     ann, bob = make_user("ann"), make_user("bob")
@@ -61,9 +68,10 @@ async def test_two_players_and_a_watcher_see_a_find_live(ws_connect, make_user):
     table, ann, bob = await rampage_table(make_user)
     eve = await sync_to_async(make_user)("eve")
     path = f"/ws/hunts/{table.pk}/"
-    ws_ann, ws_bob, ws_eve = [await ws_connect(path, u) for u in (ann, bob, eve)]
-    anonymous = await ws_connect(path)
+    ws_ann, ws_bob = [await ready(ws_connect, path, u) for u in (ann, bob)]
+    ws_eve = await ws_connect(path, eve)
     state = await receive_until(ws_eve, "state")
+    anonymous = await ready(ws_connect, path)
     assert state["me"] == {"user_id": eve.pk, "seated": False, "is_host": False}
     assert [s["name"] for s in state["seats"]] == ["ann", "bob"]
     watchers = await receive_until(ws_ann, "table.watchers", count=2)
@@ -84,7 +92,7 @@ async def test_watchers_cannot_submit(ws_connect, make_user):
     eve = await sync_to_async(make_user)("eve")
     game_round = await start_now(table)
     for user in (eve, None):
-        ws = await ws_connect(f"/ws/hunts/{table.pk}/", user)
+        ws = await ready(ws_connect, f"/ws/hunts/{table.pk}/", user)
         await ws.send_json_to({"type": "submit", "round_id": game_round.pk, "word": "cat"})
         result = await receive_until(ws, "result")
         assert result["outcome"] == "refused"
@@ -95,8 +103,8 @@ async def test_simultaneous_identical_submissions_over_sockets(ws_connect, make_
     """Two players send the same word at once: exactly one accepted, one taken."""
     table, ann, bob = await rampage_table(make_user)
     game_round = await start_now(table)
-    ws_ann = await ws_connect(f"/ws/hunts/{table.pk}/", ann)
-    ws_bob = await ws_connect(f"/ws/hunts/{table.pk}/", bob)
+    ws_ann = await ready(ws_connect, f"/ws/hunts/{table.pk}/", ann)
+    ws_bob = await ready(ws_connect, f"/ws/hunts/{table.pk}/", bob)
     for word in ("rate", "tear", "ding", "ten"):
         message = {"type": "submit", "round_id": game_round.pk, "word": word}
         await asyncio.gather(ws_ann.send_json_to(message), ws_bob.send_json_to(message))
@@ -110,7 +118,7 @@ async def test_late_forged_and_malformed_messages(ws_connect, make_user):
     """Late, forged and malformed messages are refused with a reason and change nothing."""
     table, ann, bob = await rampage_table(make_user)
     game_round = await start_now(table)
-    ws = await ws_connect(f"/ws/hunts/{table.pk}/", ann)
+    ws = await ready(ws_connect, f"/ws/hunts/{table.pk}/", ann)
     cases = [
         ("not json", "error", "Messages must be JSON text."),
         (json.dumps({"type": "submit", "round_id": "1", "word": "cat"}), "error", "A submission names its round."),
@@ -145,7 +153,7 @@ async def test_a_flood_is_rate_limited(ws_connect, make_user):
     """A flood of submissions gets refusals, not a closed socket."""
     table, ann, bob = await rampage_table(make_user)
     game_round = await start_now(table)
-    ws = await ws_connect(f"/ws/hunts/{table.pk}/", ann)
+    ws = await ready(ws_connect, f"/ws/hunts/{table.pk}/", ann)
     for _ in range(30):
         await ws.send_json_to({"type": "submit", "round_id": game_round.pk, "word": "zzz"})
     reasons = []
@@ -163,7 +171,7 @@ async def test_end_round_twice_broadcasts_results_once(ws_connect, make_user):
     """round_end run twice gives the same result and announces it once."""
     table, ann, bob = await rampage_table(make_user)
     game_round = await start_now(table)
-    ws = await ws_connect(f"/ws/hunts/{table.pk}/", bob)
+    ws = await ready(ws_connect, f"/ws/hunts/{table.pk}/", bob)
     await ws.send_json_to({"type": "submit", "round_id": game_round.pk, "word": "sex"})
     assert (await receive_until(ws, "result"))["outcome"] == "accepted"
     deadline = timezone.now() + timedelta(seconds=61)
@@ -181,12 +189,12 @@ async def test_reconnect_restores_the_round(ws_connect, make_user):
     """Reconnecting mid-round gives the board, found words, scores and the deadline again."""
     table, ann, bob = await rampage_table(make_user)
     game_round = await start_now(table)
-    ws = await ws_connect(f"/ws/hunts/{table.pk}/", ann)
+    ws = await ready(ws_connect, f"/ws/hunts/{table.pk}/", ann)
     await ws.send_json_to({"type": "submit", "round_id": game_round.pk, "word": "cat"})
     await receive_until(ws, "result")
     await ws.disconnect()
-    again = await ws_connect(f"/ws/hunts/{table.pk}/", ann)
-    state = await receive_until(again, "state")
+    again = await ready(ws_connect, f"/ws/hunts/{table.pk}/", ann)
+    state = again.first_state
     round_state = state["round"]
     assert round_state["id"] == game_round.pk and round_state["faces"][0] == ["c", "a", "t", "s"]
     assert round_state["bonuses"] == {"0,0": "3L", "0,2": "3W", "2,2": "2L", "3,3": "2L"}
@@ -200,8 +208,8 @@ async def test_two_tabs_are_one_player(ws_connect, make_user):
     """A player with two tabs is one player: a word found in one is taken in the other."""
     table, ann, bob = await rampage_table(make_user)
     game_round = await start_now(table)
-    tab1 = await ws_connect(f"/ws/hunts/{table.pk}/", ann)
-    tab2 = await ws_connect(f"/ws/hunts/{table.pk}/", ann)
+    tab1 = await ready(ws_connect, f"/ws/hunts/{table.pk}/", ann)
+    tab2 = await ready(ws_connect, f"/ws/hunts/{table.pk}/", ann)
     await tab1.send_json_to({"type": "submit", "round_id": game_round.pk, "word": "cat"})
     assert (await receive_until(tab1, "result"))["outcome"] == "accepted"
     assert (await receive_until(tab2, "round.found"))["word"] == "cat"
@@ -220,8 +228,8 @@ async def test_classic_players_see_only_counts_of_others(ws_connect, make_user):
 
     table, ann, bob = await classic_table()
     game_round = await start_now(table, hunt.Board(BOARD.faces))
-    ws_ann = await ws_connect(f"/ws/hunts/{table.pk}/", ann)
-    ws_bob = await ws_connect(f"/ws/hunts/{table.pk}/", bob)
+    ws_ann = await ready(ws_connect, f"/ws/hunts/{table.pk}/", ann)
+    ws_bob = await ready(ws_connect, f"/ws/hunts/{table.pk}/", bob)
     await ws_ann.send_json_to({"type": "submit", "round_id": game_round.pk, "word": "cats"})
     assert (await receive_until(ws_ann, "result"))["points"] == 1
     assert (await receive_until(ws_ann, "round.mine"))["word"] == "cats"
@@ -237,8 +245,7 @@ async def test_start_over_the_socket_and_lobby_updates(ws_connect, make_user):
     table, ann, bob = await rampage_table(make_user)
     listing = await receive_until(lobby, "lobby.tables")
     assert f'data-table-id="{table.pk}"' in listing["html"]
-    ws = await ws_connect(f"/ws/hunts/{table.pk}/", ann)
-    await receive_until(ws, "state")
+    ws = await ready(ws_connect, f"/ws/hunts/{table.pk}/", ann)
     await ws.send_json_to({"type": "start"})
     state = await receive_until(ws, "state")
     while state["round"] is None:
@@ -248,5 +255,6 @@ async def test_start_over_the_socket_and_lobby_updates(ws_connect, make_user):
 
 
 async def test_unknown_table_is_refused(ws_connect):
-    """A socket to a table that does not exist is closed."""
-    assert await ws_connect("/ws/hunts/999999/", expect_accept=False) is None
+    """A socket to a table that does not exist is closed with 4404."""
+    ws = await ws_connect("/ws/hunts/999999/")
+    assert (await ws.receive_output(timeout=5)) == {"type": "websocket.close", "code": 4404}
