@@ -133,6 +133,8 @@ def test_two_players_play_against_each_other_live(new_page, live_site, make_user
     expect(star.locator(".t")).to_be_visible()
     bob_page.locator('[data-replay-step="first"]').click()
     expect(bob_page.locator("[data-replay-text]")).to_contain_text("0/3")
+    for scores in (".cw-scores", ".cw-strip"):  # both show the scores of the step
+        expect(bob_page.locator(f"{scores} [data-seat='0'] [data-score]")).to_have_text("0")
     expect(star.locator(".t")).to_have_count(0)
     expect(star.locator(".lbl")).to_be_visible()
     expect(star.locator(".lbl")).to_have_text("★")
