@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.views.main import ChangeList
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count
 from django.http import HttpResponseRedirect
@@ -55,6 +56,16 @@ class StatusFilter(admin.SimpleListFilter):
         return queryset.filter(status=chosen)
 
 
+class QueueChangeList(ChangeList):
+    """The queue's page of requests, with each word's current lexicons worked out at once."""
+
+    def get_results(self, request):
+        super().get_results(request)
+        rows = list(Lexicon.objects.all())  # one query for the page, not one per row
+        for obj in self.result_list:
+            obj.lexicons_now = services.lexicons_containing(obj.word, rows)
+
+
 @admin.register(DictionaryRequest)
 class DictionaryRequestAdmin(admin.ModelAdmin):
     list_display = ("word", "action", "lexicon", "short_reason", "supporter_count",
@@ -67,6 +78,9 @@ class DictionaryRequestAdmin(admin.ModelAdmin):
     readonly_fields = ("requester", "lexicon", "word", "action", "reason", "status",
                        "supporter_list", "created_at", "moderator", "decided_at", "moderator_note")
     fields = readonly_fields
+
+    def get_changelist(self, request, **kwargs):
+        return QueueChangeList
 
     def get_queryset(self, request):
         # Annotated before ordering, which sorts by the annotation.
@@ -105,7 +119,10 @@ class DictionaryRequestAdmin(admin.ModelAdmin):
 
     @admin.display(description="in lexicons now")
     def in_lexicons(self, obj):
-        return ", ".join(services.lexicons_containing(obj.word)) or "none"
+        codes = getattr(obj, "lexicons_now", None)
+        if codes is None:
+            codes = services.lexicons_containing(obj.word)
+        return ", ".join(codes) or "none"
 
     @admin.display(description="supporters")
     def supporter_list(self, obj):

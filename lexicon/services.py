@@ -188,15 +188,19 @@ def word_problem(word: str) -> str | None:
     return None
 
 
-def word_presence(word: str) -> list[Presence]:
-    """Return the word's presence in every lexicon (current versions), in display order."""
-    rows = list(Lexicon.objects.all()) or ensure_lexicons()
+def word_presence(word: str, rows: list[Lexicon] | None = None) -> list[Presence]:
+    """Return the word's presence in every lexicon (current versions), in display order.
+
+    ``rows`` are the lexicon rows, when a caller checks many words with one query.
+    """
+    if rows is None:
+        rows = list(Lexicon.objects.all()) or ensure_lexicons()
     return [Presence(row, word in get_lexicon(row.code, row.current_version), word) for row in rows]
 
 
-def lexicons_containing(word: str) -> list[str]:
+def lexicons_containing(word: str, rows: list[Lexicon] | None = None) -> list[str]:
     """Return the codes of the lexicons whose current version holds ``word``."""
-    return [p.lexicon.code for p in word_presence(word) if p.present]
+    return [p.lexicon.code for p in word_presence(word, rows) if p.present]
 
 
 # -- requests --------------------------------------------------------------------
