@@ -348,6 +348,12 @@ def test_invitations_seeks_decline_and_rematch(make_user):
     services.game_accept(game_id=seek.pk, player=cy)
     seek.refresh_from_db()
     assert seek.status == Status.ACTIVE and seek.deadline is not None
+    # The opener hears it is their turn; the others, but cy who just sat down, that the
+    # game has started.
+    assert Notification.objects.filter(user=ann, kind="crossword.turn").count() == 1
+    assert Notification.objects.get(user=bob, kind="crossword.started").text == (
+        f"Word Grid #{seek.pk} has started: ann moves first.")
+    assert not Notification.objects.filter(user__in=[ann, cy], kind="crossword.started").exists()
     with pytest.raises(Refused):
         services.game_accept(game_id=seek.pk, player=make_user("di"))
 

@@ -93,13 +93,14 @@ def game_accept(*, game_id: int, player) -> Game:
         free.accepted = True
         free.save(update_fields=["user", "accepted"])
     if all(s.user_id is not None and s.accepted for s in game.seats.all()):
-        _start(game)
+        _start(game, by=player)
     else:
         notifications.game_changed(game)
     return game
 
 
-def _start(game: Game) -> None:
+def _start(game: Game, *, by) -> None:
+    """Deal and start the clock; ``by`` took the last seat and is looking at the game."""
     state = selectors.engine_state(game, moves=[])
     now = timezone.now()
     game.status = Status.ACTIVE
@@ -107,8 +108,12 @@ def _start(game: Game) -> None:
     game.to_move = state.to_move
     game.set_deadline(now)
     game.save(update_fields=["status", "started_at", "to_move", "deadline", "remind_at"])
-    seat = game.seats.get(index=state.to_move)
-    notifications.your_turn(game, user=seat.user)
+    seats = list(game.seats.select_related("user"))
+    opener = next(seat.user for seat in seats if seat.index == state.to_move)
+    notifications.your_turn(game, user=opener)
+    for seat in seats:
+        if seat.index != state.to_move and seat.user_id != by.pk:
+            notifications.started(game, user=seat.user, to_move=opener)
     notifications.deadline_set(game)
     notifications.game_changed(game)
 

@@ -67,6 +67,13 @@ def cancelled(game: Game, *, user, by) -> None:
            url=game.get_absolute_url())
 
 
+def started(game: Game, *, user, to_move) -> None:
+    """The game a player waits in has filled up; someone else opens it."""
+    notify(user=user, kind="crossword.started",
+           text=f"{_name(game)} has started: {to_move.shown_name} moves first.",
+           url=game.get_absolute_url())
+
+
 def your_turn(game: Game, *, user) -> None:
     left = _human(timedelta(seconds=game.seconds_per_move))
     notify(user=user, kind="crossword.turn", text=f"Your turn in {_name(game)}.",
