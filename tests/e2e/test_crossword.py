@@ -206,6 +206,12 @@ def test_blank_recall_swap_pass_resign_and_replay(new_page, live_site, make_user
     bob_page.locator('[data-replay-step="forward"]').click()
     expect(bob_page.locator("[data-replay-text]")).to_contain_text("1/3")
     expect(bob_page.get_by_role("button", name="Rematch")).to_be_visible()
+    ann_page.get_by_role("button", name="Rematch").click()  # Bob's finished page offers it live
+    expect(bob_page.get_by_role("link", name="Go to the rematch")).to_be_visible()
+    bob_page.get_by_role("link", name="Go to the rematch").click()
+    bob_page.get_by_role("button", name="Accept").click()
+    expect(bob_page.locator("[data-status-line]")).to_contain_text("Your turn")  # seat 2 opens game 2
+    expect(ann_page.locator("[data-status-line]")).to_contain_text("bob to move")
 
 
 def test_invite_accept_and_the_game_starts_live(new_page, live_site, make_user):

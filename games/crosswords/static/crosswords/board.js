@@ -432,7 +432,8 @@
       const msg = JSON.parse(e.data);
       if ((msg.type === "moved" || msg.type === "hello") && area) {
         if (String(msg.move_count) !== area.dataset.moveCount || (msg.status && msg.status !== area.dataset.status)
-            || (msg.type === "moved" && area.dataset.status === "waiting")) {
+            // A waiting game changes seats, a finished one gains a rematch: same count.
+            || (msg.type === "moved" && ["waiting", "finished"].includes(area.dataset.status))) {
           refresh();
         }
       }
