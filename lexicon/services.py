@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 import threading
+import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
@@ -142,6 +143,15 @@ def forget_loaded(code: str | None = None, version: int | None = None) -> None:
 
 def normalise_word(text: str) -> str:
     return (text or "").strip().lower()
+
+
+def without_accents(word: str) -> str | None:
+    """Return ``word`` with its accents removed ("café" -> "cafe"), as the word lists
+    store it, or None if it has none or is still not a-z letters."""
+    plain = unicodedata.normalize("NFKD", word).encode("ascii", "ignore").decode("ascii")
+    if plain == word or not _WORD.fullmatch(plain):
+        return None
+    return plain
 
 
 @dataclass(frozen=True)

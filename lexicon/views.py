@@ -28,6 +28,10 @@ def _check_results(word: str) -> dict:
     if not word:
         return {"problem": None, "presence": [], "band": None}
     problem = services.word_problem(word)
+    plain = services.without_accents(word) if problem else None
+    if plain and not services.word_problem(plain):
+        # The lists hold "cafe", not "café": check that, and say so.
+        return {**_check_results(plain), "word": plain, "typed": word}
     if problem:
         return {"problem": problem, "presence": [], "band": None}
     presence = services.word_presence(word)

@@ -77,6 +77,18 @@ def test_check_links_name_the_word_and_list(client, player):
     assert '<th scope="col">Ask a moderator</th>' in html
 
 
+def test_check_takes_accents_off(client):
+    """"Café" is checked as "cafe", as the lists store it, and the page says so."""
+    page = client.get("/words/?word=Caf%C3%A9").content.decode()
+    assert 'data-word-check="cafe"' in page and "data-without-accents" in page
+    assert "“café” is checked as “cafe”" in page and 'value="café"' in page
+    fragment = client.get("/words/?word=na%C3%AFve", **HTMX).content.decode()
+    assert 'data-word-check="naive"' in fragment
+    assert "Word lists hold words without accents. “naive” is in" in fragment
+    # Accents off, still not a word shape: the usual explanation.
+    assert "letters a to z" in client.get("/words/?word=%C3%A9t%C3%A9-x", **HTMX).content.decode()
+
+
 def test_check_explains_bad_words(client):
     """Typing something that cannot be a word says why."""
     html = client.get("/words/?word=ab1", **HTMX).content.decode()
