@@ -177,7 +177,8 @@ class Presence:
         if not self.lexicon.accepts_requests:
             return f"follows {' and '.join(UNION_PARTS.get(self.lexicon.code, ()))}"
         if self.action is None:
-            return f"words of {MIN_LETTERS} to {wordlists.LONGEST_WORD[self.lexicon.code]} letters only"
+            longest = wordlists.LONGEST_WORD[self.lexicon.code]
+            return f"words of {MIN_LETTERS} to {longest} letters only"
         return ""
 
 

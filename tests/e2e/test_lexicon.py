@@ -97,7 +97,8 @@ def test_web_process_picks_up_a_version_approved_elsewhere(page, make_user, lexi
 
 
 def test_word_check_by_keyboard_with_spoken_summary(page, make_user, lexicons):
-    """Keyboard only: type a word, hear a one-line summary, open the request, type a reason, send."""
+    """Keyboard only: type a word, hear a one-line summary, open the request, give a reason,
+    send it."""
     make_user("ann")
     log_in(page, "ann")
     page.goto("/words/")
