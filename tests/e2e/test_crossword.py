@@ -182,6 +182,19 @@ def test_blank_recall_swap_pass_resign_and_replay(new_page, live_site, make_user
     expect(blank).to_be_visible()
     expect(blank).to_have_text("")
 
+    # Typed, a letter missing from the rack takes the blank, declared without asking.
+    game.refresh_from_db()  # the seed was changed in the database
+    rack = selectors.engine_state(game).racks[0]
+    missing = next(letter for letter in "zqxjkvwyfbhmpcgudlnrtsoiae" if letter not in rack)
+    star.click()
+    with ann_page.expect_response(lambda r: "/preview/" in r.url):
+        ann_page.keyboard.press(missing)
+    expect(star.locator(".t.blank")).to_have_text(missing.upper())
+    expect(ann_page.locator("[data-blank-dialog]")).to_be_hidden()
+    with ann_page.expect_response(lambda r: "/preview/" in r.url):
+        ann_page.keyboard.press("Escape")
+    expect(star.locator(".t")).to_have_count(0)
+
     ann_page.locator("[data-swap-open]").click()
     swap_tiles = ann_page.locator("[data-swap-tiles] .rt")
     swap_tiles.nth(0).click()
@@ -262,3 +275,38 @@ def test_the_board_rack_and_submit_fit_the_screen(new_page, live_site, make_user
     else:
         expect(strip).to_be_hidden()
         expect(page.locator(".cw-scores")).to_be_in_viewport()
+
+
+def test_a_word_is_typed_from_a_clicked_square(new_page, live_site, make_user):
+    """Click a square, type the word: tiles go down along the row; Backspace takes the last back."""
+    ann, bob = make_user("ann"), make_user("bob")
+    game = services.game_create(creator=ann, variant="wordgrid", seconds_per_move=DAY, invitees=[bob])
+    services.game_accept(game_id=game.pk, player=bob)
+    game.refresh_from_db()
+    state = selectors.engine_state(game)
+    plays = [p for p in movegen.generate(state.board, state.racks[0], state.variant, state.lexicon)
+             if not any(t[3] for t in p.placement) and len({t[0] for t in p.placement}) == 1]
+    play = max(plays, key=lambda p: p.score)
+    tiles = sorted(play.placement, key=lambda t: t[1])
+    page = signed_in(new_page, live_site, ann)
+    page.goto(f"/games/{game.pk}/")
+    first = page.locator(f'[data-square="{tiles[0][0]},{tiles[0][1]}"]')
+    first.click()
+    expect(first).to_have_class(re.compile("cursor"))
+    word = "".join(t[2] for t in tiles)
+    page.keyboard.type(word[:-1])
+    with page.expect_response(lambda r: "/preview/" in r.url):
+        page.keyboard.press(word[-1])
+    expect(page.locator("[data-submit]")).to_have_text(f"Submit {play.score}")
+    for row, col, letter, _ in tiles:
+        expect(page.locator(f'[data-square="{row},{col}"] .t')).to_contain_text(letter.upper())
+    with page.expect_response(lambda r: "/preview/" in r.url):
+        page.keyboard.press("Backspace")
+    last = tiles[-1]
+    expect(page.locator(f'[data-square="{last[0]},{last[1]}"] .t')).to_have_count(0)
+    expect(page.locator(f'[data-square="{last[0]},{last[1]}"]')).to_have_class(re.compile("cursor"))
+    with page.expect_response(lambda r: "/preview/" in r.url):
+        page.keyboard.press(last[2])
+    expect(page.locator("[data-submit]")).to_be_enabled()
+    page.keyboard.press("Enter")
+    expect(page.locator("#play-area")).to_have_attribute("data-move-count", "1")

@@ -12,6 +12,7 @@
   let selected = null;       // the rack tile chosen to place next
   let offered = new Set();   // "row,col" squares that accept the next tile
   let blankEntry = null;     // the blank waiting for its letter
+  let cursor = null;         // {row, col, down}: where typed letters go
   let previewSeq = 0;
   let lastError = "";
   let refreshing = null;
@@ -43,7 +44,7 @@
   function init() {
     area = document.getElementById("play-area");
     if (!area) return;
-    pending = []; selected = null; blankEntry = null; frames = null;
+    pending = []; selected = null; blankEntry = null; frames = null; cursor = null;
     offered = new Set((area.dataset.offered || "").split(";").filter(Boolean));
     paintOffered();
     tick();
@@ -100,7 +101,7 @@
   // The rings show only while the player is placing, so a full board is not a sea of them.
   function paintPlacing() {
     const board = $("[data-board]");
-    if (board) board.classList.toggle("placing", Boolean(selected) || pending.length > 0);
+    if (board) board.classList.toggle("placing", Boolean(selected) || Boolean(cursor) || pending.length > 0);
   }
 
   const isPlayer = () => area && area.dataset.player === "1" && area.dataset.status === "active";
@@ -114,19 +115,65 @@
     paintPlacing();
   }
 
-  function place(btn, sq) {
-    if (!btn || !sq || btn.classList.contains("used") || sq.querySelector(".t")) return;
-    if (!offered.has(sq.dataset.square)) return;
+  // ``typed`` is the letter a typed blank stands for: it needs no question.
+  function place(btn, sq, typed) {
+    if (!btn || !sq || btn.classList.contains("used") || sq.querySelector(".t")) return false;
+    if (!offered.has(sq.dataset.square)) return false;
     const [row, col] = sq.dataset.square.split(",").map(Number);
     const blank = btn.dataset.letter === "?";
-    const entry = { row, col, letter: blank ? "" : btn.dataset.letter, blank, btn, sq };
+    const entry = { row, col, letter: blank ? (typed || "") : btn.dataset.letter, blank, btn, sq };
     pending.push(entry);
     btn.classList.add("used"); btn.classList.remove("selected");
     selected = null;
     drawPending(entry);
     offered.delete(sq.dataset.square);
     paintOffered();
-    if (blank) askBlank(entry); else changed();
+    if (blank && !typed) askBlank(entry); else changed();
+    return true;
+  }
+
+  // -- typing: click an empty square, then type the word ------------------------------
+
+  function square(row, col) { return $(`[data-square="${row},${col}"]`); }
+
+  function setCursor(next) {
+    $$("[data-square].cursor").forEach((sq) => { sq.classList.remove("cursor", "down"); });
+    cursor = next;
+    paintPlacing();
+    if (!cursor) return;
+    const sq = square(cursor.row, cursor.col);
+    if (!sq) { cursor = null; return; }
+    sq.classList.add("cursor"); sq.classList.toggle("down", cursor.down);
+  }
+
+  // The next empty square along the cursor's line, skipping tiles already down.
+  function advance(from) {
+    let { row, col } = from;
+    for (;;) {
+      if (from.down) row += 1; else col += 1;
+      if (row > 14 || col > 14) return null;
+      const sq = square(row, col);
+      if (!sq.querySelector(".t")) return { row, col, down: from.down };
+    }
+  }
+
+  function typeLetter(key) {
+    const sq = square(cursor.row, cursor.col);
+    const free = $$("[data-rack] .rt:not(.used)");
+    const real = free.find((b) => b.dataset.letter === key);
+    const btn = real || free.find((b) => b.dataset.letter === "?");
+    if (!btn) { showError(`There is no ${key.toUpperCase()} on your rack.`); return; }
+    if (!offered.has(sq.dataset.square)) { showError("That square does not take a tile now."); return; }
+    showError("");
+    if (selected) { selected.classList.remove("selected"); selected = null; }
+    if (place(btn, sq, real ? undefined : key)) setCursor(advance(cursor));
+  }
+
+  function moveCursor(key) {
+    const step = { arrowright: [0, 1, false], arrowleft: [0, -1, false], arrowdown: [1, 0, true], arrowup: [-1, 0, true] }[key];
+    const row = Math.min(14, Math.max(0, cursor.row + step[0]));
+    const col = Math.min(14, Math.max(0, cursor.col + step[1]));
+    setCursor({ row, col, down: step[2] });
   }
 
   function drawPending(entry) {
@@ -344,6 +391,12 @@
       const entry = pending.find((e) => e.sq === t);
       if (entry) recall(entry);
       else if (selected) place(selected, t);
+      else if (isPlayer() && !t.querySelector(".t")) {
+        // A second click on the typing cursor turns it from across to down and back.
+        const [row, col] = t.dataset.square.split(",").map(Number);
+        const same = cursor && cursor.row === row && cursor.col === col;
+        setCursor({ row, col, down: same ? !cursor.down : false });
+      }
       return;
     }
     if (t.matches("[data-blank-letter]")) return declareBlank(t.dataset.blankLetter);
@@ -368,14 +421,22 @@
     if (!isPlayer() || blankEntry || event.ctrlKey || event.metaKey || event.altKey) return;
     if (event.target.closest && event.target.closest("input, textarea, select, dialog")) return;
     const key = event.key.toLowerCase();
-    if (/^[a-z]$/.test(key)) {
+    if (/^[a-z]$/.test(key) && cursor) {
+      typeLetter(key);
+    } else if (/^[a-z]$/.test(key)) {
       const free = $$("[data-rack] .rt:not(.used)");
       const btn = free.find((b) => b.dataset.letter === key) || free.find((b) => b.dataset.letter === "?");
       if (btn && btn !== selected) selectTile(btn);
+    } else if (key.startsWith("arrow") && cursor) {
+      event.preventDefault(); moveCursor(key);
     } else if (key === "backspace" && pending.length) {
-      event.preventDefault(); recall(pending[pending.length - 1]);
-    } else if (key === "escape" && pending.length) {
-      recallAll();
+      event.preventDefault();
+      const last = pending[pending.length - 1];
+      recall(last);
+      if (cursor) setCursor({ row: last.row, col: last.col, down: cursor.down });
+    } else if (key === "escape" && (pending.length || cursor)) {
+      setCursor(null);
+      if (pending.length) recallAll();
     } else if (key === "enter" && pending.length) {
       const submit = $("[data-submit]");
       if (submit && !submit.disabled) { event.preventDefault(); submitPlay(submit); }
