@@ -126,10 +126,14 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Channels, cache, Celery ----------------------------------------------------------
 if REDIS_URL:
+    # Redis pub/sub: a group broadcast is one PUBLISH that each process receives once and
+    # fans out locally. The list-based RedisChannelLayer spends four Redis round trips per
+    # delivered message, one after another per process, and fell seconds behind with
+    # 200 hunt players (bench/bench_live_round.py).
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 30},
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL]},
         }
     }
     CACHES = {

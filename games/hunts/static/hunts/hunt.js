@@ -82,7 +82,10 @@
     drawActions();
     const r = round();
     if (!r) { boardEl.replaceChildren(); foundEl.replaceChildren(); return; }
-    if (r.id !== previousRound || !boardEl.children.length) drawBoard(r);
+    if (r.id !== previousRound || !boardEl.children.length) {
+      drawBoard(r);
+      if (previousRound) { setDisplay("\u00a0", ""); delete display.dataset.outcome; }
+    }
     foundEl.replaceChildren();
     r.found.forEach((f) => addFound(f, state.table.game === "rampage", true));
     $("[data-found-heading]").textContent = state.table.game === "rampage" ? "Found words" : "Your words";
