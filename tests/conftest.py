@@ -26,6 +26,19 @@ def clean_redis():
         redis.Redis.from_url(url).flushdb()
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """The test database as `make run` leaves it: lexicon rows, moderators, precompiled lists.
+
+    Transactional tests flush the tables afterwards, so code that needs the rows creates
+    them on demand; the precompiled lists on disk stay.
+    """
+    from django.core.management import call_command
+
+    with django_db_blocker.unblock():
+        call_command("load_lexicons", verbosity=0)
+
+
 @pytest.fixture(autouse=True)
 def fresh_channel_layer():
     """Each test has its own event loop, so each gets its own channel layer instance."""
