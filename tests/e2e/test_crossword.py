@@ -268,6 +268,8 @@ def test_the_board_rack_and_submit_fit_the_screen(new_page, live_site, make_user
     assert board["x"] >= 0 and board["x"] + board["width"] <= width
     assert board["width"] >= min(width - 40, 480)  # as large as the screen allows
     assert submit["y"] + submit["height"] <= height
+    resign = page.locator("[data-resign-open]").bounding_box()
+    assert resign["y"] + resign["height"] <= height  # all six controls are in view
     strip = page.locator(".cw-strip")
     if width < 900:
         expect(strip).to_be_visible()
