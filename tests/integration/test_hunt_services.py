@@ -7,11 +7,10 @@ from datetime import timedelta
 
 import pytest
 from django.db import connection
-from django.utils import timezone
 
 from games.engine import hunt
 from games.hunts import selectors, services
-from games.hunts.models import FoundWord, HuntRound, HuntTable, RoundStatus, TableStatus
+from games.hunts.models import FoundWord, HuntRound, RoundStatus, TableStatus
 from games.hunts.services.bots import bot_play
 
 pytestmark = pytest.mark.django_db
