@@ -235,7 +235,15 @@ class GameView:
         return any(s.adjustment for s in self.seats)
 
 
-def _describe(move: Move) -> tuple[str, str]:
+def move_news(move: Move, name: str) -> str:
+    """One line on what ``name`` just did, for the next player's notification."""
+    kind, text = describe_move(move)
+    if move.kind == MoveKind.PLACE:
+        return f"{name} played {text} for {move.score}"
+    return f"{name} {text}"
+
+
+def describe_move(move: Move) -> tuple[str, str]:
     """(kind, text) of a move for the history: a play's words and points, or what happened."""
     if move.kind == MoveKind.PLACE:
         # One word says it all; with cross words each word's points show how they add up.
@@ -297,7 +305,7 @@ def game_view(*, game: Game, viewer) -> GameView:
     names = {s.index: v.name for s, v in zip(seats, views)}
     view.history = []
     for m in moves:
-        kind, text = _describe(m)
+        kind, text = describe_move(m)
         view.history.append(HistoryLine(
             m.number + 1, names[m.seat], kind, text, m.score, m.words,
             all_tiles=m.kind == MoveKind.PLACE and len(m.placement) == state.variant.rack_size))
@@ -384,7 +392,7 @@ def replay_frames(*, game: Game) -> list[dict]:
             board = board.with_tiles(move.placement)
         scores[move.seat] += move.score
         name = seats[move.seat].user.shown_name if seats[move.seat].user else "?"
-        kind, text = _describe(move)
+        kind, text = describe_move(move)
         frames.append({
             "tiles": [[r, c, l, b, 0 if b else letter_value(game, l)] for r, c, l, b in board.tiles()],
             "last": [[r, c] for r, c, _, _ in move.placement] if move.kind == MoveKind.PLACE else [],

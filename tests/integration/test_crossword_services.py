@@ -453,7 +453,9 @@ def test_notifications_are_sent_after_commit_and_not_on_rollback(
         with django_capture_on_commit_callbacks(execute=True) as callbacks:
             services.game_play(game_id=game.pk, player=ann, placement=play.placement, move_count=0)
             assert mail.outbox == []
-        assert Notification.objects.filter(user=bob, kind="crossword.turn").exists()
+        turn = Notification.objects.get(user=bob, kind="crossword.turn")
+        assert turn.text == (f"ann played {play.main_word.upper()} for {play.score}; "
+                             f"your turn in Word Grid #{game.pk}.")  # one word: it says it all
         assert mail.outbox == []  # bob opted out of email
         game.refresh_from_db()
         with django_capture_on_commit_callbacks(execute=True):

@@ -81,7 +81,9 @@ def _apply(game: Game, move: engine.Move, *, move_count: int | None, reason: str
         for seat in seats.values():
             seat.save(update_fields=["score", "left"])
         if turn_passed:
-            notifications.your_turn(game, user=seats[after.to_move].user)
+            mover = seats[move.seat].user
+            news = selectors.move_news(stored, mover.shown_name) if mover else ""
+            notifications.your_turn(game, user=seats[after.to_move].user, news=news)
             notifications.deadline_set(game)
     if move.kind == MoveKind.FORFEIT:
         notifications.forfeited(game, user=seats[move.seat].user, reason=reason)

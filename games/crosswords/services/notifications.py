@@ -74,12 +74,14 @@ def started(game: Game, *, user, to_move) -> None:
            url=game.get_absolute_url())
 
 
-def your_turn(game: Game, *, user) -> None:
+def your_turn(game: Game, *, user, news: str = "") -> None:
+    """``news`` says what the previous player did ("ann played QUIZ for 44")."""
     left = _human(timedelta(seconds=game.seconds_per_move))
-    notify(user=user, kind="crossword.turn", text=f"Your turn in {_name(game)}.",
+    lead = f"{news}; your" if news else "Your"
+    notify(user=user, kind="crossword.turn", text=f"{lead} turn in {_name(game)}.",
            url=game.get_absolute_url(),
            email_subject=None if _live(game) else f"Your turn in {_name(game)}",
-           email_body=(f"It is your turn in {_name(game)}. You have {left} to move.\n\n"
+           email_body=(f"{lead} turn in {_name(game)}. You have {left} to move.\n\n"
                        f"Open the game: {_link(game)}\n"))
 
 
