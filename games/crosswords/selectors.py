@@ -10,7 +10,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.db.models import F, Q
+from django.db.models import F
 from django.utils import timezone
 
 from games.engine import crossword
@@ -237,7 +237,7 @@ class GameView:
 
 def move_news(move: Move, name: str) -> str:
     """One line on what ``name`` just did, for the next player's notification."""
-    kind, text = describe_move(move)
+    _, text = describe_move(move)
     if move.kind == MoveKind.PLACE:
         return f"{name} played {text} for {move.score}"
     return f"{name} {text}"
@@ -392,7 +392,7 @@ def replay_frames(*, game: Game) -> list[dict]:
             board = board.with_tiles(move.placement)
         scores[move.seat] += move.score
         name = seats[move.seat].user.shown_name if seats[move.seat].user else "?"
-        kind, text = describe_move(move)
+        _, text = describe_move(move)
         frames.append({
             "tiles": [[r, c, l, b, 0 if b else letter_value(game, l)] for r, c, l, b in board.tiles()],
             "last": [[r, c] for r, c, _, _ in move.placement] if move.kind == MoveKind.PLACE else [],
