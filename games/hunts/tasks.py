@@ -34,5 +34,10 @@ def bot_turn(round_id: int, user_id: int) -> None:
 
 @shared_task
 def sweep() -> dict:
-    """End rounds whose end task was lost (e.g. the worker was down); forget dead sockets."""
-    return {"rounds_ended": services.rounds_sweep(), "connections_dropped": services.connection_sweep()}
+    """End rounds whose end task was lost (e.g. the worker was down); forget dead sockets;
+    close tables left idle."""
+    return {
+        "rounds_ended": services.rounds_sweep(),
+        "connections_dropped": services.connection_sweep(),
+        "tables_closed": services.tables_sweep(),
+    }

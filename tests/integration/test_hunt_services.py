@@ -7,6 +7,7 @@ from datetime import timedelta
 
 import pytest
 from django.db import connection
+from django.utils import timezone
 
 from games.engine import hunt
 from games.hunts import selectors, services
@@ -390,3 +391,17 @@ def test_a_submission_racing_round_end_is_late_not_lost(rampage):
     assert result.outcome == "late"
     assert not FoundWord.objects.filter(round=game_round).exists()
     assert HuntRound.objects.get(pk=game_round.pk).status == RoundStatus.FINISHED
+
+
+def test_idle_tables_are_closed_by_the_sweep(rampage):
+    """A table nobody has open for 15 minutes, not mid-round, is closed; a watched one is not."""
+    from games.hunts.models import TableConnection
+
+    table, ann, bob = rampage
+    later = timezone.now() + timedelta(minutes=16)
+    TableConnection.objects.create(channel_name="tab-1", table=table, user=ann, seen_at=timezone.now())
+    assert services.tables_sweep(now=later) == []
+    TableConnection.objects.all().delete()
+    assert services.tables_sweep(now=later) == [table.pk]
+    table.refresh_from_db()
+    assert table.status == TableStatus.CLOSED and not selectors.active_seats(table.pk)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -181,3 +183,32 @@ def table_leave(*, table_id: int, user: User, seat_position: int | None = None) 
         table.save(update_fields=["status", "host"])
     broadcasts.table_changed(table.pk)
     broadcasts.lobby_changed()
+
+
+IDLE_AFTER = timedelta(minutes=15)
+
+
+def tables_sweep(*, now=None) -> list[int]:
+    """Close tables nobody has had open for a while and that are not mid-round."""
+    now = now or timezone.now()
+    idle = (
+        HuntTable.objects.filter(status__in=(TableStatus.OPEN, TableStatus.BETWEEN), created_at__lt=now - IDLE_AFTER)
+        .exclude(connections__isnull=False)
+        .exclude(rounds__ended_at__gte=now - IDLE_AFTER)
+        .exclude(rounds__status="playing")
+        .values_list("pk", flat=True)
+    )
+    closed = []
+    for table_id in list(idle):
+        with transaction.atomic():
+            table = HuntTable.objects.select_for_update().get(pk=table_id)
+            if table.status == TableStatus.PLAYING or table.connections.exists():
+                continue
+            table.status = TableStatus.CLOSED
+            table.save(update_fields=["status"])
+            table.seats.filter(left_at__isnull=True).update(left_at=now)
+            closed.append(table_id)
+    if closed:
+        with transaction.atomic():
+            broadcasts.lobby_changed()
+    return closed
