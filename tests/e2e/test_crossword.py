@@ -73,6 +73,7 @@ def test_two_players_play_against_each_other_live(new_page, live_site, make_user
     expect(ann_page.locator("[data-status-line]")).to_contain_text("Your turn")
     expect(bob_page.locator("[data-status-line]")).to_contain_text("ann to move")
     expect(ann_page.locator("[data-submit]")).to_be_disabled()
+    expect(ann_page.locator("[data-deadline]")).to_have_attribute("title", re.compile("^Deadline: "))
 
     # An illegal placement: one tile off the star. Submit stays disabled with the reason.
     first = ann_page.locator('[data-rack] .rt:not([data-letter="?"])').first

@@ -376,6 +376,7 @@
       if (isNaN(deadline)) return;
       const left = (deadline - Date.now()) / 1000;
       el.textContent = formatLeft(left);
+      if (!el.title) el.title = "Deadline: " + new Date(deadline).toLocaleString();
       el.classList.toggle("low", left < 0.2 * (parseInt(el.dataset.perMove, 10) || 0));
     });
   }
