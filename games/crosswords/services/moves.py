@@ -130,6 +130,7 @@ def game_swap(*, game_id: int, player, tiles: str, move_count: int | None) -> Mo
 
 @transaction.atomic
 def game_pass(*, game_id: int, player, move_count: int | None) -> Move:
+    """Pass the turn: it scores nothing and counts towards the end by scoreless turns."""
     game = _locked(game_id)
     seat = _seat_index(game, player)
     return _apply(game, engine.Move.pass_(seat), move_count=move_count)
