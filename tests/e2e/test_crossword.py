@@ -139,9 +139,12 @@ def test_two_players_play_against_each_other_live(new_page, live_site, make_user
     expect(star.locator(".t")).to_have_count(0)
     expect(star.locator(".lbl")).to_be_visible()
     expect(star.locator(".lbl")).to_have_text("★")
-    bob_page.locator('[data-replay-step="forward"]').click()
+    bob_page.keyboard.press("ArrowRight")  # the arrow keys step too
+    expect(bob_page.locator("[data-replay-text]")).to_contain_text("1/3")
     expect(star.locator(".t")).to_be_visible()
     expect(star.locator(".lbl")).to_be_hidden()
+    bob_page.keyboard.press("End")
+    expect(bob_page.locator("[data-replay-text]")).to_contain_text("3/3")
 
 
 def test_blank_recall_swap_pass_resign_and_replay(new_page, live_site, make_user):
@@ -293,9 +296,18 @@ def test_a_word_is_typed_from_a_clicked_square(new_page, live_site, make_user):
     tiles = sorted(play.placement, key=lambda t: t[1])
     page = signed_in(new_page, live_site, ann)
     page.goto(f"/games/{game.pk}/")
+    page.locator("[data-board]").focus()  # from the keyboard the cursor starts on the star
+    page.keyboard.press("Tab")
+    page.keyboard.press("Shift+Tab")
+    expect(page.locator('[data-square="7,7"]')).to_have_class(re.compile("cursor"))
+    page.keyboard.press("ArrowDown")
+    expect(page.locator('[data-square="8,7"]')).to_have_class(re.compile("cursor down"))
     first = page.locator(f'[data-square="{tiles[0][0]},{tiles[0][1]}"]')
     first.click()
+    first.click()
+    first.click()  # across, down, across again
     expect(first).to_have_class(re.compile("cursor"))
+    expect(first).not_to_have_class(re.compile("down"))
     word = "".join(t[2] for t in tiles)
     page.keyboard.type(word[:-1])
     with page.expect_response(lambda r: "/preview/" in r.url):

@@ -418,6 +418,20 @@
 
   // Keyboard: a letter picks that rack tile (a blank if none), Backspace takes back the
   // last tile, Escape recalls all, Enter submits.
+  // A finished game's replay steps with the arrow keys (Home and End for the ends).
+  document.addEventListener("keydown", (event) => {
+    if (!area || !$("[data-replay]") || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.target.closest && event.target.closest("input, textarea, select, dialog")) return;
+    const step = { ArrowLeft: "back", ArrowRight: "forward", Home: "first", End: "last" }[event.key];
+    if (step) { event.preventDefault(); replayStep(step); }
+  });
+
+  // Keyboard players reach the board with Tab: the typing cursor starts on the star.
+  root.addEventListener("focusin", (event) => {
+    const board = event.target.matches && event.target.matches("[data-board]") ? event.target : null;
+    if (board && isPlayer() && !cursor && board.matches(":focus-visible")) setCursor({ row: 7, col: 7, down: false });
+  });
+
   document.addEventListener("keydown", (event) => {
     if (!isPlayer() || blankEntry || event.ctrlKey || event.metaKey || event.altKey) return;
     if (event.target.closest && event.target.closest("input, textarea, select, dialog")) return;
