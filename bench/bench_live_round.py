@@ -207,6 +207,7 @@ def _report(stats: Stats, clients: list[dict], seconds: float) -> bool:
     for c in clients:
         players_at[c["table_id"]] = players_at.get(c["table_id"], 0) + 1
     broadcasts = []
+    broadcasts_by_time = []
     missing = 0
     table_of = {c["user_id"]: c["table_id"] for c in clients}
     # (table, word) -> when the submission that was accepted was sent
@@ -216,6 +217,7 @@ def _report(stats: Stats, clients: list[dict], seconds: float) -> bool:
         arrivals = stats.broadcast_at.get(key, [])
         missing += max(0, players_at[key[0]] - len(arrivals))
         broadcasts.extend((at - sent) * 1000 for at in arrivals)
+        broadcasts_by_time.extend((sent, (at - sent) * 1000) for at in arrivals)
     print(f"players: {len(clients)} on {len(players_at)} tables, {seconds:.0f} s, "
           f"{len(stats.sent)} submissions ({len(stats.sent) / seconds:.0f}/s), outcomes {stats.outcomes}, "
           f"{stats.reconnects} connection retries")
@@ -229,6 +231,13 @@ def _report(stats: Stats, clients: list[dict], seconds: float) -> bool:
         print(f"submit-to-broadcast ms ({len(broadcasts)} deliveries of {len(accepted_words)} accepted words): "
               f"p50 {_percentile(broadcasts, .5):.1f}  p95 {_percentile(broadcasts, .95):.1f}  "
               f"p99 {p99:.1f}  max {max(broadcasts):.1f}  [budget p99 < {BUDGET_P99_MS:.0f} ms]")
+    if broadcasts_by_time:
+        start = min(sent for sent, _ in broadcasts_by_time)
+        windows: dict[int, list[float]] = {}
+        for sent, latency in broadcasts_by_time:
+            windows.setdefault(int((sent - start) // 10), []).append(latency)
+        print("submit-to-broadcast p99 per 10 s window: " + ", ".join(
+            f"{_percentile(v, .99):.0f}" for _, v in sorted(windows.items())))
     print(f"lost: {lost_replies} submissions without a result, {missing} broadcasts missing  "
           f"-> {'OK' if ok else 'NOT MET'}")
     return ok

@@ -187,7 +187,7 @@ class _Taken(Exception):
 
 @transaction.atomic
 def _submit(*, round_id: int, user, word: str | None, path: hunt.Path | None, now: datetime) -> SubmitResult:
-    _share_round(round_id)
+    _round_lock(round_id, shared=True)
     player = RoundPlayer.objects.select_related("round").filter(round_id=round_id, user_id=user.pk).first()
     if player is None:
         if HuntRound.objects.filter(pk=round_id).exists():
@@ -231,18 +231,24 @@ def _submit(*, round_id: int, user, word: str | None, path: hunt.Path | None, no
     return SubmitResult("accepted", word=word, points=points, path=path, bonuses=bonuses)
 
 
-def _share_round(round_id: int) -> None:
-    """Hold the round row in KEY SHARE mode until this transaction ends.
+# Class id of the hunts' PostgreSQL advisory locks ("hunt"), the round id being the object.
+ROUND_LOCK_CLASS = 0x68756E74
 
-    Submissions share it without waiting for each other; round_end's FOR UPDATE waits
-    for the ones in flight and makes later ones wait for it, so they then read the round
-    as finished. No word is stored after a round was totalled. (SQLite serialises
-    writers anyway.)
+
+def _round_lock(round_id: int, *, shared: bool) -> None:
+    """Take the round's advisory lock until this transaction ends.
+
+    Submissions take it shared, so they never wait for each other; round_end takes it
+    exclusively, so it waits for the submissions in flight and later ones wait for it
+    and then read the round as finished. No word is stored after a round was totalled.
+    An advisory lock lives in the lock table only: unlike a row lock it writes nothing.
+    (SQLite serialises writers anyway.)
     """
     connection = transaction.get_connection()
     if connection.vendor == "postgresql":
+        function = "pg_advisory_xact_lock_shared" if shared else "pg_advisory_xact_lock"
         with connection.cursor() as cursor:
-            cursor.execute(f"SELECT 1 FROM {HuntRound._meta.db_table} WHERE id = %s FOR KEY SHARE", [round_id])
+            cursor.execute(f"SELECT {function}(%s, %s)", [ROUND_LOCK_CLASS, round_id])
 
 
 def _taken(round_id: int, user, word: str) -> SubmitResult:
@@ -300,6 +306,7 @@ def round_end(*, round_id: int, now: datetime | None = None) -> HuntRound | None
     has not come yet.
     """
     now = now or timezone.now()
+    _round_lock(round_id, shared=False)
     try:
         game_round = HuntRound.objects.select_for_update().get(pk=round_id)
     except HuntRound.DoesNotExist:
