@@ -16,7 +16,8 @@ Measured per submission:
   each of the table's four sockets (submit-to-broadcast);
 - lost: submissions with no result, and accepted words missing at any table socket.
 
-Budget: p99 submit-to-broadcast < 100 ms, nothing lost.
+Budget: p99 submit-to-broadcast < 100 ms, nothing lost. The exit status is non-zero
+only when a submission got no result (a missed latency budget is reported, not failed).
 """
 
 from __future__ import annotations
@@ -291,7 +292,10 @@ def main(argv: list[str]) -> int:
             daphne.wait(timeout=10)
         except subprocess.TimeoutExpired:
             daphne.kill()
-    return 0 if _report(stats, clients, args.seconds) else 1
+    # A missed latency budget is a figure to report; a lost submission is a bug.
+    _report(stats, clients, args.seconds)
+    lost = len(set(stats.sent) - set(stats.replied))
+    return 1 if lost else 0
 
 
 if __name__ == "__main__":
