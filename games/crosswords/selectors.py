@@ -235,22 +235,58 @@ class GameView:
         return any(s.adjustment for s in self.seats)
 
 
-def move_news(move: Move, name: str) -> str:
+def move_news(move: Move, name: str, board: crossword.Board | None = None) -> str:
     """One line on what ``name`` just did, for the next player's notification."""
-    _, text = describe_move(move)
+    _, text = describe_move(move, board)
     if move.kind == MoveKind.PLACE:
         return f"{name} played {text} for {move.score}"
     return f"{name} {text}"
 
 
-def describe_move(move: Move) -> tuple[str, str]:
-    """(kind, text) of a move for the history: a play's words and points, or what happened."""
+def _runs(board: crossword.Board, row: int, col: int) -> list[tuple[tuple[int, int], ...]]:
+    """The across and down lines of two or more tiles through a square."""
+    runs = []
+    for dr, dc in ((0, 1), (1, 0)):
+        r, c = row, col
+        while r - dr >= 0 and c - dc >= 0 and board.letter(r - dr, c - dc):
+            r, c = r - dr, c - dc
+        run = []
+        while r < crossword.SIZE and c < crossword.SIZE and board.letter(r, c):
+            run.append((r, c))
+            r, c = r + dr, c + dc
+        if len(run) >= 2:
+            runs.append(tuple(run))
+    return runs
+
+
+def shown_words(placement, words, board: crossword.Board | None) -> list[tuple[str, int]]:
+    """A play's words in capitals with its blanks in lower case ("QUiZ"), as players write them.
+
+    ``board`` is the board with the play on it; without it the words are all capitals.
+    """
+    shown = {}
+    if board is not None:
+        for row, col, _, _ in placement:
+            for run in _runs(board, row, col):
+                word = "".join(board.letter(r, c) for r, c in run)
+                shown.setdefault(word, "".join(
+                    board.letter(r, c) if board.is_blank(r, c) else board.letter(r, c).upper()
+                    for r, c in run))
+    return [(shown.get(word, word.upper()), points) for word, points in words]
+
+
+def describe_move(move: Move, board: crossword.Board | None = None) -> tuple[str, str]:
+    """(kind, text) of a move for the history: a play's words and points, or what happened.
+
+    ``board``, the board right after a play, lets blanks show in lower case.
+    """
     if move.kind == MoveKind.PLACE:
+        words = shown_words(move.placement, move.words, board)
         # One word says it all; with cross words each word's points show how they add up.
-        if len(move.words) == 1:
-            text = move.words[0][0].upper()
+        if len(words) == 1:
+            text = words[0][0]
         else:
-            text = ", ".join(f"{w.upper()} {p}" for w, p in move.words)
+            text = ", ".join(f"{w} {p}" for w, p in words)
         return "Play", text
     if move.kind == MoveKind.SWAP:
         return "Swap", f"swapped {len(move.tiles)} tile{'s' if len(move.tiles) != 1 else ''}"
@@ -304,8 +340,11 @@ def game_view(*, game: Game, viewer) -> GameView:
     view.unseen_total = len(unseen)
     names = {s.index: v.name for s, v in zip(seats, views)}
     view.history = []
+    board = crossword.Board.empty()
     for m in moves:
-        kind, text = describe_move(m)
+        if m.kind == MoveKind.PLACE:
+            board = board.with_tiles(m.placement)
+        kind, text = describe_move(m, board)
         view.history.append(HistoryLine(
             m.number + 1, names[m.seat], kind, text, m.score, m.words,
             all_tiles=m.kind == MoveKind.PLACE and len(m.placement) == state.variant.rack_size))
@@ -375,8 +414,9 @@ def preview(*, game: Game, player, placement, move_count: int | None = None) -> 
         except IllegalPlay as refused:
             result["reason"] = refused.reason[:1].upper() + refused.reason[1:] + "."
         else:
+            words = shown_words(placement, play.words, state.board.with_tiles(placement))
             result.update(legal=True, score=play.score, reason="",
-                          words=[[w.upper(), p] for w, p in play.words])
+                          words=[[w, p] for w, p in words])
     return result
 
 
@@ -392,7 +432,7 @@ def replay_frames(*, game: Game) -> list[dict]:
             board = board.with_tiles(move.placement)
         scores[move.seat] += move.score
         name = seats[move.seat].user.shown_name if seats[move.seat].user else "?"
-        _, text = describe_move(move)
+        _, text = describe_move(move, board)
         frames.append({
             "tiles": [[r, c, l, b, 0 if b else letter_value(game, l)] for r, c, l, b in board.tiles()],
             "last": [[r, c] for r, c, _, _ in move.placement] if move.kind == MoveKind.PLACE else [],

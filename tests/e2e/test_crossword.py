@@ -92,7 +92,9 @@ def test_two_players_play_against_each_other_live(new_page, live_site, make_user
     submit = ann_page.locator("[data-submit]")
     expect(submit).to_be_enabled()
     expect(submit).to_have_text(f"Submit {opening.score}")
-    expect(ann_page.locator("[data-preview-words]")).to_contain_text(opening.main_word.upper())
+    shown = "".join(letter if blank else letter.upper() for _, _, letter, blank in
+                    sorted(opening.placement))  # the opening's tiles, in reading order
+    expect(ann_page.locator("[data-preview-words]")).to_contain_text(shown)  # blank in lower case
     submit.click()
     expect(ann_page.locator("#play-area")).to_have_attribute("data-move-count", "1")
     expect(ann_page.locator("[data-status-line]")).to_contain_text("bob to move")
@@ -101,7 +103,7 @@ def test_two_players_play_against_each_other_live(new_page, live_site, make_user
     expect(bob_page.locator("#play-area")).to_have_attribute("data-move-count", "1")
     expect(bob_page.locator("[data-status-line]")).to_contain_text("Your turn")
     expect(bob_page.locator(".sq .t.blank")).to_have_count(sum(1 for t in opening.placement if t[3]))
-    expect(bob_page.locator("[data-history]")).to_contain_text(opening.main_word.upper())
+    expect(bob_page.locator("[data-history]")).to_contain_text(shown)
     expect(bob_page.locator("[data-games-awaiting]")).to_have_text("1")  # the header badge, live
     expect(bob_page.locator("[data-toasts] .toast")).to_have_count(0)  # no toast over the board
     expect(bob_page.locator("[data-notification-count]")).to_have_text("2")  # invitation, turn

@@ -105,10 +105,13 @@ def test_a_whole_game_is_played_to_the_end(make_user, variant, players):
     for move in Move.objects.filter(game=game, kind="place"):
         line = lines[move.number + 1]
         assert line.all_tiles == (len(move.placement) == rack_size)
-        if len(move.words) == 1:
-            assert line.text == move.words[0][0].upper()  # the play's score is shown once
+        if len(move.words) == 1:  # the play's score is shown once; blanks in lower case
+            assert line.text.upper() == move.words[0][0].upper()
         else:
-            assert all(f"{w.upper()} {p}" in line.text for w, p in move.words)
+            assert all(f"{w.upper()} {p}" in line.text.upper() for w, p in move.words)
+        # Every tile of a play lies on its main word (earlier blanks may too).
+        assert sum(ch.islower() for ch in line.text.split(",")[0]) >= sum(
+            1 for tile in move.placement if tile[3])
     frames = selectors.replay_frames(game=game)
     assert len(frames) == game.move_count + 1
     assert frames[-1]["scores"] == [s.score for s in game.seats.order_by("index")]
@@ -185,6 +188,14 @@ def test_a_blank_is_played_with_its_declared_letter_and_scores_zero(make_user):
     view = selectors.game_view(game=game, viewer=ann)
     blanks = [sq for row in view.rows for sq in row if sq.blank]
     assert blanks and all(sq.value == 0 for sq in blanks)
+    # The history writes the word as players do: capitals, the blank in lower case.
+    main = view.history[0].text.split(",")[0].split(" ")[0]
+    assert main.upper() == play.main_word.upper()
+    assert sorted(ch for ch in main if ch.islower()) == sorted(t[2] for t in play.placement if t[3])
+    assert main in selectors.replay_frames(game=game)[1]["text"]
+    other = ann if user == bob else bob
+    assert Notification.objects.get(user=other, kind="crossword.turn").text.startswith(
+        f"{user.username} played {main}")
 
 
 def _opening_rack(variant, seed):
@@ -311,7 +322,7 @@ def test_preview_shows_score_and_words_or_the_reason(duel):
     game, mover, other, play = duel
     result = selectors.preview(game=game, player=mover, placement=play.placement, move_count=0)
     assert result["legal"] and result["score"] == play.score
-    assert result["words"][0][0] == play.main_word.upper()
+    assert result["words"][0][0].upper() == play.main_word.upper()
     empty = selectors.preview(game=game, player=mover, placement=[], move_count=0)
     assert sorted(map(tuple, empty["offered"])) == sorted(  # the star's row and column
         {(7, c) for c in range(15)} | {(r, 7) for r in range(15)})

@@ -82,7 +82,7 @@ def _apply(game: Game, move: engine.Move, *, move_count: int | None, reason: str
             seat.save(update_fields=["score", "left"])
         if turn_passed:
             mover = seats[move.seat].user
-            news = selectors.move_news(stored, mover.shown_name) if mover else ""
+            news = selectors.move_news(stored, mover.shown_name, after.board) if mover else ""
             notifications.your_turn(game, user=seats[after.to_move].user, news=news)
             notifications.deadline_set(game)
     if move.kind == MoveKind.FORFEIT:
