@@ -147,7 +147,9 @@ def test_new_game_form_invites_and_my_games_lists_it(client, make_user):
     assert "Wordgame takes 2–2 players" in too_many.content.decode()
     client.force_login(bob)
     page = client.get("/games/").content.decode()
-    assert "Invitations" in page and f"/games/{game.pk}/" in page
+    invitations = page.split('id="invitations"')[1].split("</section>")[0]
+    assert f'action="/games/{game.pk}/accept/"' in invitations  # answered from the list
+    assert f'action="/games/{game.pk}/decline/"' in invitations
     client.post(f"/games/{game.pk}/accept/")
     game.refresh_from_db()
     assert game.status == Status.ACTIVE
