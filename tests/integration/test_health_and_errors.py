@@ -14,7 +14,26 @@ def test_healthz_is_ok_with_database_redis_and_a_worker(client, celery_worker):
     assert body["database"] == "ok" and body["redis"] == "ok" and body["celery"].startswith("ok")
 
 
-def test_healthz_reports_a_missing_worker(client):
+@pytest.fixture
+def broker_without_workers():
+    """Point the Celery app at a Redis database no worker listens on (the live site's may run)."""
+    import redis
+
+    from config.celery import app
+
+    url = "redis://127.0.0.1:6379/15"
+    redis.Redis.from_url(url).flushdb()
+    old = app.conf.broker_url
+    app.conf.broker_url = url
+    app.pool.force_close_all()
+    app._pool = None
+    yield
+    app.conf.broker_url = old
+    app.pool.force_close_all()
+    app._pool = None
+
+
+def test_healthz_reports_a_missing_worker(client, broker_without_workers):
     response = client.get("/healthz")
     body = json.loads(response.content)
     assert response.status_code == 503
