@@ -101,7 +101,14 @@ def test_rampage_with_a_bot_drag_a_word_and_see_the_results(page, make_user):
     expect(results).to_be_visible(timeout=(ROUND_SECONDS + 15) * 1000)
     expect(results.get_by_text("Words nobody found")).to_be_visible()
     expect(results.locator(f'tr[data-word="{word}"]')).to_contain_text(str(points))
-    expect(page.get_by_role("button", name="Play again")).to_be_visible()
+
+    # Play again: a new round with a new board at the same table; the old results go.
+    page.get_by_role("button", name="Play again").click()
+    expect(page.locator("[data-round-label]")).to_have_text("Round 2")
+    expect(page.locator("[data-clock]")).to_have_text(re.compile(r"^0:\d\d$"), timeout=10000)
+    expect(page.locator("[data-results] .results")).to_have_count(0)
+    expect(page.locator("[data-found] li.mine")).to_have_count(0)
+    assert HuntRound.objects.filter(table=table).count() == 2
 
 
 def test_classic_type_a_word_and_see_the_comparison(page, make_user):
