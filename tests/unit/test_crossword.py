@@ -209,3 +209,72 @@ def test_a_variant_survives_pickling_as_itself():
     assert pickle.loads(pickle.dumps(WORDGAME)) is WORDGAME
     assert copy.deepcopy(WORD_GRID) is WORD_GRID
     assert cw.variant_named("wordgrid") is WORD_GRID
+
+
+# -- scoring edge cases (audit) ------------------------------------------------------
+
+
+def test_a_letter_premium_pays_only_the_turn_it_is_covered():
+    """T already on the 3L at F6 counts 1 when CAT is later completed through it."""
+    lexicon = Lexicon.from_words(["cat"])
+    board = Board.empty().with_tiles([(5, 5, "t", False)])
+    play = evaluate(board, [(5, 3, "c", False), (5, 4, "a", False)], WORD_GRID, lexicon)
+    assert play.words == (("cat", 5),)
+
+
+def test_a_blank_on_a_triple_letter_square_scores_zero():
+    """A blank T on the 3L at F6 adds nothing: AT is worth the A's 1."""
+    board = Board.empty().with_tiles([(5, 4, "a", False)])
+    assert evaluate(board, [(5, 5, "t", True)], WORD_GRID, LEX).words == (("at", 1),)
+    assert evaluate(board, [(5, 5, "t", False)], WORD_GRID, LEX).words == (("at", 4),)
+
+
+def test_a_blank_on_a_word_square_still_multiplies_the_word():
+    """A blank A on the star: CAT is (3 + 0 + 1) × 2 = 8."""
+    placement = [(7, 6, "c", False), (7, 7, "a", True), (7, 8, "t", False)]
+    assert evaluate(Board.empty(), placement, WORD_GRID, LEX).score == 8
+
+
+def test_a_new_word_square_multiplies_a_cross_word_by_its_own_kind_in_wordgame():
+    """Wordgame: a lone tile on a 3W makes every word through it ×3 (its only word square)."""
+    lexicon = Lexicon.from_words(["at", "ta"])
+    board = Board.empty().with_tiles([(0, 1, "t", False), (1, 0, "t", False)])
+    play = evaluate(board, [(0, 0, "a", False)], WORDGAME, lexicon)
+    assert play.words == (("at", 6), ("at", 6))
+    assert play.score == 12
+
+
+def test_word_grid_refuses_an_eleven_letter_cross_word():
+    """The 10-letter limit holds for cross words as well as for the main word."""
+    lexicon = Lexicon.from_words(["abcdefghij", "abcdefghijk", "ka"])
+    board = Board.empty().with_tiles(tiles(2, 7, "abcdefghij", across=False))
+    placement = [(12, 7, "k", False), (12, 8, "a", False)]
+    assert reason(board, placement, WORD_GRID, lexicon) == (
+        "words have at most 10 letters: ABCDEFGHIJK")
+    assert [w for w, _ in evaluate(board, placement, WORDGAME, lexicon).words] == [
+        "ka", "abcdefghijk"]
+
+
+def test_seven_of_eight_tiles_in_wordgame_are_not_doubled():
+    """Wordgame doubles only a play of all 8 tiles: EATINGS (7 tiles) on the star is 8 × 2."""
+    play = evaluate(Board.empty(), tiles(7, 4, "eatings"), WORDGAME, SCORING_LEX)
+    assert play.score == 16
+
+
+def test_a_lone_tile_between_tiles_across_and_down_makes_both_words():
+    """A single tile joining a word on its left and one above: across is the main word."""
+    lexicon = Lexicon.from_words(["at", "ta", "aa"])
+    board = Board.empty().with_tiles([(7, 7, "a", False), (6, 8, "t", False)])
+    play = evaluate(board, [(7, 8, "a", False)], WORD_GRID, lexicon)
+    assert play.across and play.words == (("aa", 2), ("ta", 2))
+
+
+def test_an_empty_placement_is_refused():
+    """Submitting with no tiles down is not a play."""
+    assert reason(CAT, []) == "no tiles placed"
+
+
+def test_the_first_word_needs_two_letters_in_word_grid():
+    """A lone tile on the star is not a first word."""
+    assert reason(Board.empty(), [(7, 7, "a", False)]) == (
+        "the first word must have at least 2 letters")
