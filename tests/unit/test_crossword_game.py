@@ -243,3 +243,118 @@ def test_moves_survive_their_json_form(move):
     import json
 
     assert Move.from_dict(json.loads(json.dumps(move.to_dict()))) == move
+
+
+# -- end rules and turns (audit) -----------------------------------------------------
+
+
+def test_a_swap_is_scoreless_in_word_grid_but_not_a_pass_in_wordgame():
+    """Word Grid counts a swap among the scoreless turns; Wordgame's pass count restarts."""
+    game = cw.new_game(WORD_GRID, 2, 21, LEX)
+    game = game.apply(Move.pass_(game.to_move)).apply(Move.pass_(1 - game.to_move))
+    game = game.apply(Move.swap(game.to_move, game.racks[game.to_move][:1]))
+    assert game.streak == 3 and not game.is_over
+    game = game.apply(Move.pass_(game.to_move))
+    assert game.is_over and game.end_reason == cw.STREAK
+
+    game = cw.new_game(WORDGAME, 2, 21, LEX)
+    game = game.apply(Move.pass_(game.to_move))
+    game = game.apply(Move.swap(game.to_move, game.racks[game.to_move][:1]))
+    assert game.streak == 0
+    for _ in range(2):
+        game = game.apply(Move.pass_(game.to_move))
+    assert not game.is_over and not any(t.redeal for t in game.turns)
+    game = game.apply(Move.pass_(game.to_move))
+    assert game.is_over and game.end_reason == cw.STREAK
+
+
+def test_word_grid_with_three_seats_ends_after_six_scoreless_turns():
+    """2 × 3 consecutive scoreless turns end a three-seat game, not five."""
+    game = cw.new_game(WORD_GRID, 3, 8, LEX)
+    for _ in range(5):
+        game = game.apply(Move.pass_(game.to_move))
+    assert not game.is_over
+    assert game.apply(Move.pass_(game.to_move)).is_over
+
+
+def test_after_a_forfeit_the_streak_counts_the_seats_left():
+    """With one of three seats gone, 2 × 2 scoreless turns end the game."""
+    game = cw.new_game(WORD_GRID, 3, 8, LEX)
+    game = game.apply(Move.forfeit(game.to_move))
+    for _ in range(3):
+        game = game.apply(Move.pass_(game.to_move))
+    assert not game.is_over
+    game = game.apply(Move.pass_(game.to_move))
+    assert game.is_over
+    left = game.left_order[0]
+    assert game.adjustments[left] == 0 and game.standings()[-1][0] == left
+
+
+def test_a_swap_needs_as_many_tiles_in_the_bag():
+    """Swapping more tiles than the bag holds is refused."""
+    game = cw.new_game(WORD_GRID, 2, 3, LEX)
+    from dataclasses import replace
+
+    game = replace(game, bag=game.bag[:2])
+    with pytest.raises(IllegalPlay, match="the bag holds only 2 tiles"):
+        game.apply(Move.swap(game.to_move, game.racks[game.to_move][:3]))
+    assert len(game.apply(Move.swap(game.to_move, game.racks[game.to_move][:2])).bag) == 2
+
+
+def test_going_out_collects_everyone_elses_tiles():
+    """Bag empty, the last tiles played: the player who went out gains the others' rack
+    values and each other player loses theirs."""
+    from dataclasses import replace
+
+    lexicon = Lexicon.from_words(["cat"])
+    game = cw.new_game(WORD_GRID, 3, 1, lexicon)
+    seat = game.to_move
+    racks = ["qz", "qz", "qz"]
+    racks[seat] = "act"
+    game = replace(game, racks=tuple(racks), bag=())
+    game = game.apply(Move.place(seat, [(7, 7, "c", False), (7, 8, "a", False),
+                                        (7, 9, "t", False)]))
+    assert game.is_over and game.end_reason == cw.WENT_OUT and game.went_out == seat
+    assert game.adjustments[seat] == 40
+    assert [game.adjustments[s] for s in range(3) if s != seat] == [-20, -20]
+    assert game.scores[seat] == 10 + 40
+
+
+def test_playing_out_with_tiles_left_in_the_bag_does_not_end_the_game():
+    """Emptying the rack ends the game only once the bag is empty too."""
+    from dataclasses import replace
+
+    lexicon = Lexicon.from_words(["cat"])
+    game = cw.new_game(WORD_GRID, 2, 1, lexicon)
+    seat = game.to_move
+    game = replace(game, racks=tuple("act" if s == seat else game.racks[s] for s in range(2)),
+                   bag=("e",))
+    game = game.apply(Move.place(seat, [(7, 7, "c", False), (7, 8, "a", False),
+                                        (7, 9, "t", False)]))
+    assert not game.is_over and game.racks[seat] == "e" and game.bag == ()
+
+
+def test_equal_top_scores_are_a_draw():
+    """Seats with the same highest score share first place."""
+    from dataclasses import replace
+
+    game = replace(cw.new_game(WORD_GRID, 3, 1, LEX), scores=(30, 30, 10))
+    assert game.winners() == (0, 1)
+    assert [place for _, _, place in game.standings()] == [1, 1, 3]
+
+
+def test_wordgame_redeals_only_after_the_first_two_moves():
+    """Two passes later in the game are just passes: no new racks."""
+    game = cw.new_game(WORDGAME, 2, 6, LEX)
+    game = game.apply(Move.swap(game.to_move, game.racks[game.to_move][:1]))
+    racks = game.racks
+    for _ in range(2):
+        game = game.apply(Move.pass_(game.to_move))
+    assert game.racks == racks and not any(t.redeal for t in game.turns)
+
+
+def test_a_game_over_refuses_further_moves():
+    """Nothing can be played after the end."""
+    game = cw.new_game(WORD_GRID, 2, 5, LEX).apply(Move.resign(0))
+    with pytest.raises(IllegalPlay, match="the game is over"):
+        game.apply(Move.pass_(1))
