@@ -192,3 +192,53 @@ def test_top_equals_the_head_of_all_plays_sorted():
     for n in (1, 3, 10, 50):
         assert [p.key() for p in movegen.top(board, "stca??", WORD_GRID, lexicon, n)] == [
             p.key() for p in ordered[:n]]
+
+
+# Variants cut down so that small racks reach the whole-rack bonus and small lexicons
+# reach the longest-word limit; movegen must follow the table, not the two real variants.
+from dataclasses import replace as _replace  # noqa: E402
+
+SHORT_WORD_GRID = _replace(WORD_GRID, name="short-wordgrid", rack_size=3, max_word_length=3)
+SHORT_WORDGAME = _replace(WORDGAME, name="short-wordgame", rack_size=3, max_word_length=4,
+                          first_word_min_length=2)
+two_blank_racks = st.text(alphabet="abc?", min_size=2, max_size=3).filter(
+    lambda r: r.count("?") == 2)
+abc_lexicons = st.lists(st.text(alphabet="abc", min_size=2, max_size=4), min_size=1,
+                        max_size=30).map(Lexicon.from_words)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(lexicon=lexicons, rack=racks, tiles=board_tiles,
+       variant=st.sampled_from([SHORT_WORD_GRID, SHORT_WORDGAME]))
+def test_generate_follows_the_variant_table_for_rack_size_and_word_length(
+        lexicon, rack, tiles, variant):
+    """With a 3-tile rack and 3- or 4-letter words at most, generate still finds exactly
+    the plays brute force finds: the whole-rack bonus and the length limit included."""
+    board = Board.empty().with_tiles(tiles)
+    assert generated(board, rack, variant, lexicon) == brute_force(board, rack, variant, lexicon)
+
+
+def test_generate_refuses_cross_words_over_the_longest_word():
+    """A tile that would stretch a 3-letter word to 4 letters is refused when words have
+    at most 3 letters, as a main word and as a cross word."""
+    lexicon = Lexicon.from_words(["abc", "abcd", "da", "ad", "dab"])
+    board = Board.empty().with_tiles([(6, 7, "a", False), (7, 7, "b", False), (8, 7, "c", False)])
+    plays = generated(board, "da", SHORT_WORD_GRID, lexicon)
+    assert plays == brute_force(board, "da", SHORT_WORD_GRID, lexicon)
+    assert plays and not any((9, 7) in {(r, c) for r, c, _ in key_squares(key)} for key in plays)
+    longer = generated(board, "da", WORD_GRID, lexicon)
+    assert any((9, 7) in {(r, c) for r, c, _ in key_squares(key)} for key in longer)
+
+
+def key_squares(key):
+    return [(row, col, letter) for row, col, letter, _ in key]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(lexicon=abc_lexicons, rack=two_blank_racks, tiles=board_tiles,
+       variant=st.sampled_from([WORD_GRID, WORDGAME]))
+def test_generate_with_two_blanks_matches_brute_force(lexicon, rack, tiles, variant):
+    """Two blanks on the rack: every letter pair is tried, each placement found once."""
+    board = Board.empty().with_tiles(tiles)
+    assert generated(board, rack, variant, lexicon) == brute_force(
+        board, rack, variant, lexicon, "abc")
