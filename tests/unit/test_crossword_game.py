@@ -358,3 +358,73 @@ def test_a_game_over_refuses_further_moves():
     game = cw.new_game(WORD_GRID, 2, 5, LEX).apply(Move.resign(0))
     with pytest.raises(IllegalPlay, match="the game is over"):
         game.apply(Move.pass_(1))
+
+
+def reference_score(board, placement, variant):
+    """RULES §3/§4 scoring written out plainly, independent of the engine's helpers."""
+    new = {(r, c): (letter, blank) for r, c, letter, blank in placement}
+    rows = {r for r, _, _, _ in placement}
+
+    def filled(r, c):
+        return 0 <= r < 15 and 0 <= c < 15 and ((r, c) in new or board.letter(r, c))
+
+    def word(r, c, dr, dc):
+        while filled(r - dr, c - dc):
+            r, c = r - dr, c - dc
+        squares = []
+        while filled(r, c):
+            squares.append((r, c))
+            r, c = r + dr, c + dc
+        return squares
+
+    def points(squares):
+        total, multipliers = 0, []
+        for square in squares:
+            if square in new:
+                letter, blank = new[square]
+                kind = variant.premiums.get(square, "")
+                value = 0 if blank else variant.letter_values[letter]
+                total += value * {"2L": 2, "3L": 3}.get(kind, 1)
+                if kind in ("2W", "3W"):
+                    multipliers.append(int(kind[0]))
+            elif not board.is_blank(*square):
+                total += variant.letter_values[board.letter(*square)]
+        factor = 1
+        if variant.name == "wordgrid":
+            for m in multipliers:
+                factor *= m
+        elif multipliers:
+            factor = max(multipliers)
+        return total * factor
+
+    r0, c0 = placement[0][0], placement[0][1]
+    if len(placement) > 1:
+        across = len(rows) == 1
+    else:
+        across = bool(filled(r0, c0 - 1) or filled(r0, c0 + 1)) or not (
+            filled(r0 - 1, c0) or filled(r0 + 1, c0))
+    main = points(word(r0, c0, *((0, 1) if across else (1, 0))))
+    crosses = 0
+    for r, c in new:
+        squares = word(r, c, *((1, 0) if across else (0, 1)))
+        if len(squares) >= 2:
+            crosses += points(squares)
+    if len(placement) == variant.rack_size:
+        if variant.name == "wordgrid":
+            return main + crosses + 50
+        return 2 * main + crosses
+    return main + crosses
+
+
+@pytest.mark.parametrize("variant", [WORD_GRID, WORDGAME])
+def test_every_play_of_random_games_scores_as_the_rules_say(lexicons, variant):
+    """Each placement's score equals the rules' arithmetic done independently of the
+    engine: premiums once, blanks 0, word squares per variant, whole-rack bonus."""
+    for seed in range(3):
+        game = play_out(variant, 2, seed, lexicons[variant])
+        board = cw.Board.empty()
+        for turn in game.turns:
+            if turn.play is not None:
+                placement = list(turn.move.placement)
+                assert turn.score == reference_score(board, placement, variant)
+                board = board.with_tiles(placement)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from games.engine import movegen
-from games.engine.crossword import WORD_GRID, Board, evaluate, square_name
+from games.engine.crossword import WORD_GRID, WORDGAME, Board, evaluate, square_name
 
 GOLDEN = Path(__file__).parent / "golden"
 POSITIONS = Path(__file__).parent / "golden" / "positions"
@@ -80,3 +80,21 @@ def test_generate_equals_brute_force_on_vsmatt(en):
     board = board_of("vsmatt")
     assert generated(board, "aabde", WORD_GRID, en) == brute_force(
         board, "aabde", WORD_GRID, en, "abcdefghijklmnopqrstuvwxyz")
+
+
+@pytest.mark.parametrize("name, rack, variant", [
+    ("vsmatt", "aabdelt", WORD_GRID), ("vsmatt", "aabdelt", WORDGAME),
+    ("vsjeremy", "desw??", WORD_GRID), ("vsjeremy", "desw??", WORDGAME),
+    ("empty", "eatings", WORD_GRID), ("empty", "stations", WORDGAME)])
+def test_generated_scores_follow_the_rules_arithmetic(en, name, rack, variant):
+    """Every play's score equals the rules' arithmetic done independently of the engine
+    (blanks, premiums, each variant's word squares and whole-rack bonus)."""
+    from tests.unit.test_crossword_game import reference_score
+
+    board = Board.empty() if name == "empty" else board_of(name)
+    plays = movegen.generate(board, rack, variant, en)
+    assert plays
+    if name == "empty":
+        assert any(len(play.placement) == variant.rack_size for play in plays)
+    for play in plays:
+        assert play.score == reference_score(board, list(play.placement), variant), play
