@@ -440,3 +440,19 @@ def test_new_board_dispatches_on_rules(gen_lex):
     """new_board builds a Rampage board with bonuses and Classic boards without."""
     assert hunt.new_board(hunt.RAMPAGE, 1, gen_lex).bonuses
     assert hunt.new_board(hunt.CLASSIC_5, 1, gen_lex, min_words=3).size == 5
+
+
+@pytest.mark.parametrize("size", [4, 5])
+def test_classic_boards_hold_thirty_words_of_the_minimum_length(size):
+    """RULES §2: with the real lexicon a generated Classic board holds at least 30 words
+    of the grid's minimum length (3 on 4×4, 4 on 5×5), and the same seed rolls it again."""
+    from lexicon import wordlists
+
+    lex = wordlists.compile_lexicon("en")
+    min_length = hunt.rules_for("classic", size).min_length
+    for seed in range(5):
+        board = hunt.classic_board(seed, lex, size)
+        assert board == hunt.classic_board(seed, lex, size)
+        assert dice_match([face for row in board.faces for face in row], CLASSIC_DICE[size])
+        words = hunt.solve(board, lex, min_length)
+        assert len(words) >= 30 and min(map(len, words)) >= min_length
