@@ -7,14 +7,20 @@ because the channel layer is shared.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
+import threading
 from functools import partial
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
 logger = logging.getLogger(__name__)
+
+# Sends handed to the server's event loop, kept referenced until they finish.
+_in_flight: set[asyncio.Task] = set()
 
 
 def user_group(user_id: int) -> str:
@@ -23,7 +29,42 @@ def user_group(user_id: int) -> str:
 
 
 def broadcast(group: str, message: dict) -> None:
-    """Send ``message`` (with a ``type`` naming the consumer handler) to a group now."""
+    """Send ``message`` (with a ``type`` naming the consumer handler) to a group.
+
+    In the web server, use cases run in worker threads of the event loop; making such a
+    thread wait for ``group_send`` would tie up the thread pool behind a busy loop (200
+    hunt players made every thread wait), so the send is handed to the loop and the thread
+    moves on. Elsewhere (Celery, shell, tests) it is sent before returning.
+    """
+    loop = _server_loop()
+    if loop is not None:
+        loop.call_soon_threadsafe(_start_on_loop, loop, group, message)
+        return
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        _send_now(group, message)
+        return
+    # Synchronous code on a thread that runs a loop of its own (a test driving a browser
+    # through Playwright's sync API) cannot block on that loop; a helper thread can.
+    sender = threading.Thread(target=_send_now, args=(group, message), name="broadcast")
+    sender.start()
+    sender.join()
+
+
+def broadcast_on_commit(group: str, message: dict) -> None:
+    transaction.on_commit(partial(broadcast, group, message))
+
+
+def _server_loop() -> asyncio.AbstractEventLoop | None:
+    local = SyncToAsync.threadlocal
+    loop = getattr(local, "main_event_loop", None)
+    if loop is None or getattr(local, "main_event_loop_pid", None) != os.getpid() or not loop.is_running():
+        return None
+    return loop
+
+
+def _send_now(group: str, message: dict) -> None:
     try:
         async_to_sync(get_channel_layer().group_send)(group, message)
     except Exception:
@@ -32,5 +73,13 @@ def broadcast(group: str, message: dict) -> None:
         logger.exception("Broadcast to %s failed", group)
 
 
-def broadcast_on_commit(group: str, message: dict) -> None:
-    transaction.on_commit(partial(broadcast, group, message))
+def _start_on_loop(loop: asyncio.AbstractEventLoop, group: str, message: dict) -> None:
+    task = loop.create_task(get_channel_layer().group_send(group, message))
+    _in_flight.add(task)
+    task.add_done_callback(partial(_finished, group))
+
+
+def _finished(group: str, task: asyncio.Task) -> None:
+    _in_flight.discard(task)
+    if not task.cancelled() and task.exception() is not None:
+        logger.error("Broadcast to %s failed", group, exc_info=task.exception())

@@ -6,51 +6,13 @@ that rolls back, and a task never starts before the rows it reads are committed.
 
 from __future__ import annotations
 
-import logging
-import os
-
-from asgiref.sync import SyncToAsync
-from channels.layers import get_channel_layer
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
 
 from config.realtime import broadcast
 
-logger = logging.getLogger(__name__)
-
 LOBBY_GROUP = "hunts.lobby"
-
-_in_flight: set = set()  # tasks handed to the server loop, kept until done
-
-
-def send_soon(group: str, message: dict) -> None:
-    """Broadcast without making the calling thread wait for the channel layer.
-
-    In the web server a submission runs in a worker thread; waiting there for the event
-    loop to finish ``group_send`` would hold the thread (and, under load, every thread of
-    the pool) hostage to a busy loop. So the send is handed to the server's loop and the
-    thread moves on. Anywhere else (Celery worker, shell, tests without a loop) it is
-    sent at once, as ``config.realtime.broadcast`` does.
-    """
-    local = SyncToAsync.threadlocal
-    loop = getattr(local, "main_event_loop", None)
-    if loop is None or getattr(local, "main_event_loop_pid", None) != os.getpid() or not loop.is_running():
-        broadcast(group, message)
-        return
-
-    def start() -> None:
-        task = loop.create_task(get_channel_layer().group_send(group, message))
-        _in_flight.add(task)
-        task.add_done_callback(_finished)
-
-    loop.call_soon_threadsafe(start)
-
-
-def _finished(task) -> None:
-    _in_flight.discard(task)
-    if not task.cancelled() and task.exception() is not None:
-        logger.error("Broadcast failed", exc_info=task.exception())
 
 
 def table_group(table_id: int) -> str:
@@ -67,7 +29,7 @@ def _send_lobby() -> None:
     from games.hunts import selectors
 
     html = render_to_string("hunts/_lobby_tables.html", {"tables": selectors.open_tables()})
-    send_soon(LOBBY_GROUP, {"type": "lobby.tables", "html": html})
+    broadcast(LOBBY_GROUP, {"type": "lobby.tables", "html": html})
 
 
 def lobby_changed() -> None:
@@ -75,14 +37,14 @@ def lobby_changed() -> None:
 
 
 def table_changed(table_id: int) -> None:
-    transaction.on_commit(lambda: send_soon(table_group(table_id), {"type": "table.changed"}))
+    transaction.on_commit(lambda: broadcast(table_group(table_id), {"type": "table.changed"}))
 
 
 def watchers_changed(table_id: int) -> None:
     def send() -> None:
         from games.hunts import selectors
 
-        send_soon(table_group(table_id), {"type": "table.watchers", "count": selectors.watcher_count(table_id)})
+        broadcast(table_group(table_id), {"type": "table.watchers", "count": selectors.watcher_count(table_id)})
 
     transaction.on_commit(send)
 
@@ -100,7 +62,7 @@ def round_started(game_round, bots: list[tuple[int, str]]) -> None:
         for user_id, strength in bots:
             wait = max(0.0, (starts_at - timezone.now()).total_seconds()) + first_turn_delay(strength)
             tasks.bot_turn.apply_async((round_id, user_id), countdown=wait)
-        send_soon(table_group(table_id), {"type": "table.changed"})
+        broadcast(table_group(table_id), {"type": "table.changed"})
 
     transaction.on_commit(after_commit)
     lobby_changed()
@@ -117,14 +79,14 @@ def word_found(game_round, user, *, word: str, points: int, path, bonuses) -> No
         "path": [list(square) for square in path],
     }
     if game_round.game == Game.RAMPAGE:
-        transaction.on_commit(lambda: send_soon(table_group(table_id), found))
+        transaction.on_commit(lambda: broadcast(table_group(table_id), found))
         return
     count = FoundWord.objects.filter(round=game_round, user_id=user.pk).count()
     counted = {"type": "round.count", "round_id": game_round.pk, "user_id": user.pk, "count": count}
 
     def send() -> None:
-        send_soon(player_group(table_id, user.pk), {**found, "type": "round.mine"})
-        send_soon(table_group(table_id), counted)
+        broadcast(player_group(table_id, user.pk), {**found, "type": "round.mine"})
+        broadcast(table_group(table_id), counted)
 
     transaction.on_commit(send)
 
@@ -132,5 +94,5 @@ def word_found(game_round, user, *, word: str, points: int, path, bonuses) -> No
 def round_ended(game_round) -> None:
     table_id = game_round.table_id
     message = {"type": "round.ended", "round_id": game_round.pk, "results_url": game_round.get_absolute_url()}
-    transaction.on_commit(lambda: send_soon(table_group(table_id), message))
+    transaction.on_commit(lambda: broadcast(table_group(table_id), message))
     lobby_changed()
