@@ -300,6 +300,10 @@ class Game:
         if sum(in_play) < 2:
             return replace(game, is_over=True, end_reason=LAST_SEAT,
                            adjustments=(0,) * self.players)
+        # Fewer seats need a shorter streak: the scoreless turns already played may
+        # now end the game (Word Grid, three or four seats).
+        if game.streak >= self.variant.end_streak_length(sum(in_play)):
+            return game._finish(STREAK, None)
         if self.to_move == seat:
             game = replace(game, to_move=game._next_seat(seat))
         return game

@@ -428,3 +428,17 @@ def test_every_play_of_random_games_scores_as_the_rules_say(lexicons, variant):
                 placement = list(turn.move.placement)
                 assert turn.score == reference_score(board, placement, variant)
                 board = board.with_tiles(placement)
+
+
+def test_a_forfeit_that_shortens_the_needed_streak_ends_the_game_at_once():
+    """Three seats, five scoreless turns, then a forfeit: the two seats left have had
+    2 × 2 scoreless turns in a row, so the game ends there with the usual adjustments."""
+    game = cw.new_game(WORD_GRID, 3, 8, LEX)
+    for _ in range(5):
+        game = game.apply(Move.pass_(game.to_move))
+    leaver = game.to_move
+    game = game.apply(Move.forfeit(leaver))
+    assert game.is_over and game.end_reason == cw.STREAK
+    values = [sum(WORD_GRID.letter_values[t] for t in rack) for rack in game.racks]
+    assert game.adjustments == tuple(-v for v in values) and game.adjustments[leaver] == 0
+    assert game.standings()[-1][0] == leaver
