@@ -28,8 +28,10 @@ def brute_force(board, rack, variant, lexicon, alphabet=ALPHABET):
     found = {}
     tiles = [(t, a) for t in set(permutations(rack)) for a in [t]]
     first_move = board.is_empty
+    # A first play must cover the star, so only its row and column can hold one.
+    lines = [SIZE // 2] if first_move else range(SIZE)
     for across in (True, False):
-        for line in range(SIZE):
+        for line in lines:
             for start in range(SIZE):
                 for count in range(1, len(rack) + 1):
                     squares = _run(board, line, start, count, across)
