@@ -98,3 +98,34 @@ def test_generated_scores_follow_the_rules_arithmetic(en, name, rack, variant):
         assert any(len(play.placement) == variant.rack_size for play in plays)
     for play in plays:
         assert play.score == reference_score(board, list(play.placement), variant), play
+
+
+@pytest.mark.parametrize("name, rack", [("vsmatt", "aabdelt"), ("vsjeremy", "ddesw")])
+def test_every_legal_play_can_be_laid_on_offered_squares(en, name, rack):
+    """RULES §3 offers squares so that no legal play is out of reach: a tile touching the
+    board first, then the others in either order, each lands on an offered square."""
+    from games.engine.crossword import offered_squares
+
+    board = board_of(name)
+
+    def touches(tile):
+        row, col = tile[0], tile[1]
+        return any(0 <= r < 15 and 0 <= c < 15 and board.letter(r, c)
+                   for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)))
+
+    for play in movegen.generate(board, rack, WORD_GRID, en):
+        first = next(tile for tile in sorted(play.placement) if touches(tile))
+        rest = sorted(tile for tile in play.placement if tile != first)
+        for order in ([first] + rest, [first] + rest[::-1]):
+            for count, (row, col, _, _) in enumerate(order):
+                assert (row, col) in offered_squares(board, order[:count]), play
+
+
+def test_every_first_play_can_be_laid_on_offered_squares(en):
+    """On the empty board: the star's row and column first, then the line of the tiles."""
+    from games.engine.crossword import offered_squares
+
+    for play in movegen.generate(Board.empty(), "eatings", WORD_GRID, en):
+        for order in (sorted(play.placement), sorted(play.placement, reverse=True)):
+            for count, (row, col, _, _) in enumerate(order):
+                assert (row, col) in offered_squares(Board.empty(), order[:count]), play
