@@ -28,10 +28,10 @@ re-exported here: ``new_game``, ``Game``, ``Move`` and friends.
 from __future__ import annotations
 
 import operator
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from types import MappingProxyType
-from typing import Iterable, Mapping, Sequence
 
 from games.engine.tiles import LETTER_VALUES, WORD_GRID_BAG, WORDGAME_BAG
 
@@ -177,7 +177,7 @@ _LETTER_MULTIPLIER = {"2L": 2, "3L": 3}
 _WORD_MULTIPLIER = {"2W": 2, "3W": 3}
 
 
-@lru_cache(maxsize=None)
+@cache
 def premium_table(variant: Variant) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Letter and word multipliers of every square, indexed ``row * 15 + col``."""
     letter = [1] * (SIZE * SIZE)
@@ -231,12 +231,12 @@ class Board:
     blanks: frozenset[tuple[int, int]] = frozenset()
 
     @classmethod
-    def empty(cls) -> "Board":
+    def empty(cls) -> Board:
         """The board before the first play."""
         return _EMPTY_BOARD
 
     @classmethod
-    def from_rows(cls, rows: Sequence[str], blanks: Iterable[tuple[int, int]] = ()) -> "Board":
+    def from_rows(cls, rows: Sequence[str], blanks: Iterable[tuple[int, int]] = ()) -> Board:
         """Build a board from up to 15 text rows; a space or "." is an empty square."""
         cells = []
         for row in range(SIZE):
@@ -245,7 +245,7 @@ class Board:
             cells.append(text)
         return cls("".join(cells), frozenset(blanks))
 
-    def with_tiles(self, tiles: Iterable[Sequence]) -> "Board":
+    def with_tiles(self, tiles: Iterable[Sequence]) -> Board:
         """Return a board with ``(row, col, letter, is_blank)`` tiles added; no checks."""
         cells = list(self.cells)
         blanks = set(self.blanks)
@@ -333,7 +333,7 @@ class Play:
     direction. Plays from ``movegen`` work their words out only when asked.
     """
 
-    __slots__ = ("score", "placement", "across", "_words", "_source")
+    __slots__ = ("_source", "_words", "across", "placement", "score")
 
     def __init__(self, score: int, placement: tuple[Tile, ...], across: bool,
                  words: tuple[tuple[str, int], ...] | None = None, source=None) -> None:

@@ -40,8 +40,8 @@ again if the first two moves are both passes.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Iterable, Sequence
 
 from games.engine.crossword import Board, IllegalPlay, Play, Variant, evaluate
 
@@ -63,25 +63,25 @@ class Move:
     tiles: str = ""  # swap: the rack tiles given back
 
     @classmethod
-    def place(cls, seat: int, placement: Iterable[Sequence]) -> "Move":
+    def place(cls, seat: int, placement: Iterable[Sequence]) -> Move:
         tiles = tuple((int(r), int(c), str(letter).lower(), bool(blank))
                       for r, c, letter, blank in placement)
         return cls(PLACE, seat, tiles)
 
     @classmethod
-    def swap(cls, seat: int, tiles: str) -> "Move":
+    def swap(cls, seat: int, tiles: str) -> Move:
         return cls(SWAP, seat, tiles="".join(sorted(tiles.lower())))
 
     @classmethod
-    def pass_(cls, seat: int) -> "Move":
+    def pass_(cls, seat: int) -> Move:
         return cls(PASS, seat)
 
     @classmethod
-    def resign(cls, seat: int) -> "Move":
+    def resign(cls, seat: int) -> Move:
         return cls(RESIGN, seat)
 
     @classmethod
-    def forfeit(cls, seat: int) -> "Move":
+    def forfeit(cls, seat: int) -> Move:
         return cls(FORFEIT, seat)
 
     def to_dict(self) -> dict:
@@ -94,7 +94,7 @@ class Move:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Move":
+    def from_dict(cls, data: dict) -> Move:
         """Inverse of ``to_dict``."""
         kind, seat = data["kind"], int(data["seat"])
         if kind == PLACE:
@@ -208,7 +208,7 @@ class Game:
 
     # -- moving --------------------------------------------------------------------
 
-    def apply(self, move: Move) -> "Game":
+    def apply(self, move: Move) -> Game:
         """Return the game after ``move``; raise IllegalPlay if the move is refused."""
         if self.is_over:
             raise IllegalPlay("the game is over")
@@ -226,7 +226,7 @@ class Game:
             return self._after_turn(move, 0, None, self.racks, self.bag, drawn=0)
         raise IllegalPlay(f"unknown move: {move.kind}")
 
-    def _place(self, move: Move) -> "Game":
+    def _place(self, move: Move) -> Game:
         rack = self.racks[move.seat]
         needed = ["?" if blank else letter for _, _, letter, blank in move.placement]
         remaining = _take(rack, needed)
@@ -239,7 +239,7 @@ class Game:
         game = replace(self, board=self.board.with_tiles(play.placement))
         return game._after_turn(move, play.score, play, racks, self.bag[drawn:], drawn)
 
-    def _swap(self, move: Move) -> "Game":
+    def _swap(self, move: Move) -> Game:
         if not move.tiles:
             raise IllegalPlay("choose the tiles to swap")
         if len(move.tiles) > len(self.bag):
@@ -253,7 +253,7 @@ class Game:
         racks = _replace_at(self.racks, move.seat, new_rack)
         return self._after_turn(move, 0, None, racks, bag[count:], drawn=count)
 
-    def _after_turn(self, move, score, play, racks, bag, drawn) -> "Game":
+    def _after_turn(self, move, score, play, racks, bag, drawn) -> Game:
         variant = self.variant
         scores = _replace_at(self.scores, move.seat, self.scores[move.seat] + score)
         if variant.end_streak_kind == "pass":
@@ -274,7 +274,7 @@ class Game:
             return game._finish(STREAK, None)
         return replace(game, to_move=game._next_seat(move.seat))
 
-    def _redeal(self) -> "Game":
+    def _redeal(self) -> Game:
         """Wordgame: both racks go back, the bag is shuffled and both draw again."""
         tiles = self.bag + tuple("".join(self.racks))
         bag = _shuffled(tiles, self.seed, f"redeal/{len(self.turns)}")
@@ -287,7 +287,7 @@ class Game:
         return replace(self, racks=tuple(racks), bag=bag, streak=0,
                        turns=self.turns[:-1] + (last,))
 
-    def _leave(self, move: Move) -> "Game":
+    def _leave(self, move: Move) -> Game:
         seat = move.seat
         bag = self.bag
         if self.racks[seat]:
@@ -315,7 +315,7 @@ class Game:
                 return candidate
         return seat
 
-    def _finish(self, reason: str, went_out: int | None) -> "Game":
+    def _finish(self, reason: str, went_out: int | None) -> Game:
         """End-of-game adjustments: remaining tiles count against their holders."""
         values = [_rack_value(self.variant, rack) if self.in_play[s] else 0
                   for s, rack in enumerate(self.racks)]

@@ -34,7 +34,7 @@ is produced only across, matching ``evaluate``'s choice of main word.
 from __future__ import annotations
 
 import heapq
-from typing import Iterable
+from collections.abc import Iterable
 from weakref import WeakKeyDictionary
 
 from games.engine.crossword import (
@@ -52,7 +52,7 @@ from games.engine.tiles import BLANK
 # A DAWG node is a dict letter -> child node; END is present in nodes that end a word.
 END = None
 
-_DAWGS: "WeakKeyDictionary[object, dict]" = WeakKeyDictionary()
+_DAWGS: WeakKeyDictionary[object, dict] = WeakKeyDictionary()
 
 
 def dawg(lexicon) -> dict:

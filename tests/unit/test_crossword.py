@@ -7,7 +7,7 @@ from games.engine.crossword import WORD_GRID, WORDGAME, Board, IllegalPlay, eval
 from lexicon.core import Lexicon
 
 LEX = Lexicon.from_words(
-    "cat cats at ta act scat as ax xi quiz zoo oo to ox jo tax".split()
+    ["cat", "cats", "at", "ta", "act", "scat", "as", "ax", "xi", "quiz", "zoo", "oo", "to", "ox", "jo", "tax"]
     + ["abcdefghij", "abcdefghijk", "stone", "stones", "tones", "notes", "onset", "at"]
     + ["aeiouaeiouae", "eatings"]
 )

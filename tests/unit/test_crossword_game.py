@@ -12,7 +12,7 @@ from games.engine.crossword import WORD_GRID, WORDGAME, IllegalPlay, Move
 from games.engine.tiles import WORD_GRID_BAG, WORDGAME_BAG
 from lexicon.core import Lexicon
 
-LEX = Lexicon.from_words("cat cats at ta act scat as".split())
+LEX = Lexicon.from_words(["cat", "cats", "at", "ta", "act", "scat", "as"])
 
 
 def all_tiles(game):

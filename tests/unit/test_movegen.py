@@ -1,5 +1,6 @@
 """The move generator against the rules: same plays as brute force, same scores as evaluate."""
 
+from dataclasses import replace as _replace
 from itertools import permutations
 
 from hypothesis import HealthCheck, given, settings
@@ -198,8 +199,6 @@ def test_top_equals_the_head_of_all_plays_sorted():
 
 # Variants cut down so that small racks reach the whole-rack bonus and small lexicons
 # reach the longest-word limit; movegen must follow the table, not the two real variants.
-from dataclasses import replace as _replace  # noqa: E402
-
 SHORT_WORD_GRID = _replace(WORD_GRID, name="short-wordgrid", rack_size=3, max_word_length=3)
 SHORT_WORDGAME = _replace(WORDGAME, name="short-wordgame", rack_size=3, max_word_length=4,
                           first_word_min_length=2)
