@@ -278,3 +278,94 @@ def test_the_first_word_needs_two_letters_in_word_grid():
     """A lone tile on the star is not a first word."""
     assert reason(Board.empty(), [(7, 7, "a", False)]) == (
         "the first word must have at least 2 letters")
+
+
+# -- legality against the rules written out plainly (audit) ---------------------------
+
+from hypothesis import event, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+def runs_formed(board, new):
+    """Every maximal run of 2+ tiles, across or down, that holds a new tile."""
+    def filled(r, c):
+        return 0 <= r < 15 and 0 <= c < 15 and ((r, c) in new or board.letter(r, c))
+
+    def letter(r, c):
+        return new[(r, c)] if (r, c) in new else board.letter(r, c)
+
+    runs = set()
+    for row, col in new:
+        for dr, dc in ((0, 1), (1, 0)):
+            r, c = row, col
+            while filled(r - dr, c - dc):
+                r, c = r - dr, c - dc
+            squares = []
+            while filled(r, c):
+                squares.append((r, c))
+                r, c = r + dr, c + dc
+            if len(squares) >= 2:
+                runs.add(tuple(squares))
+    return sorted("".join(letter(*s) for s in run) for run in runs)
+
+
+def legal_by_the_rules(board, placement, variant, lexicon):
+    """RULES §3/§4 placement legality, independent of the engine."""
+    squares = [(r, c) for r, c, _, _ in placement]
+    if not squares or len(set(squares)) < len(squares):
+        return False
+    if not all(0 <= r < 15 and 0 <= c < 15 for r, c in squares):
+        return False
+    if any(board.letter(r, c) for r, c in squares):
+        return False
+    rows, cols = {r for r, _ in squares}, {c for _, c in squares}
+    if len(rows) > 1 and len(cols) > 1:
+        return False
+    line = ([(next(iter(rows)), c) for c in range(min(cols), max(cols) + 1)] if len(rows) == 1
+            else [(r, next(iter(cols))) for r in range(min(rows), max(rows) + 1)])
+    if any(s not in squares and not board.letter(*s) for s in line):
+        return False
+    if board.is_empty:
+        if (7, 7) not in squares or len(squares) < variant.first_word_min_length:
+            return False
+    elif not any(0 <= r + dr < 15 and 0 <= c + dc < 15 and board.letter(r + dr, c + dc)
+                 for r, c in squares for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0))):
+        return False
+    words = runs_formed(board, {(r, c): letter for r, c, letter, _ in placement})
+    return all(w in lexicon and len(w) <= variant.max_word_length for w in words)
+
+
+AUDIT_LEX = Lexicon.from_words(["ab", "ba", "aa", "aba", "bab", "abba", "baab", "abab", "aab"])
+near_centre = st.integers(5, 9)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(
+    board_tiles=st.lists(st.tuples(near_centre, near_centre, st.sampled_from("ab"),
+                                   st.booleans()), max_size=8),
+    placement=st.one_of(
+        st.lists(st.tuples(near_centre, near_centre, st.sampled_from("ab"), st.booleans()),
+                 min_size=1, max_size=4),
+        st.builds(lambda row, col, across, step, word, blanks: [
+            (row + (0 if across else i * step), col + (i * step if across else 0), letter,
+             blank) for i, (letter, blank) in enumerate(zip(word, blanks))],
+            near_centre, near_centre, st.booleans(), st.sampled_from([1, 1, 2]),
+            st.text("ab", min_size=1, max_size=4), st.lists(st.booleans(), min_size=4,
+                                                           max_size=4))),
+    variant=st.sampled_from([WORD_GRID, WORDGAME]),
+)
+def test_evaluate_accepts_exactly_the_placements_the_rules_allow(board_tiles, placement,
+                                                                 variant):
+    """On random boards, evaluate accepts a placement exactly when the rules written out
+    plainly do, and then lists exactly the words formed."""
+    board = Board.empty().with_tiles(board_tiles)
+    legal = legal_by_the_rules(board, placement, variant, AUDIT_LEX)
+    event("legal" if legal else "illegal")
+    try:
+        play = evaluate(board, placement, variant, AUDIT_LEX)
+    except IllegalPlay:
+        assert not legal
+        return
+    assert legal
+    assert sorted(w for w, _ in play.words) == runs_formed(
+        board, {(r, c): letter for r, c, letter, _ in placement})
