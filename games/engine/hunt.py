@@ -14,6 +14,7 @@ import random
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import pairwise
 from types import MappingProxyType
 from typing import Protocol
 
@@ -228,7 +229,7 @@ def path_problem(board: Board, path: object) -> str | None:
             return "the path leaves the board"
     if len(set(path)) != len(path):
         return "the path uses a tile twice"
-    for a, b in zip(path, path[1:]):
+    for a, b in pairwise(path):
         if not are_adjacent(a, b):
             return "the path jumps between tiles that do not touch"
     return None
