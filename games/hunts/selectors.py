@@ -120,7 +120,9 @@ def round_state(game_round: HuntRound, user_id: int | None) -> dict:
     for found in words:
         counts[found.user_id] += 1
         totals[found.user_id] += found.points
-    visible = [f for f in words if rampage or finished or f.user_id == user_id]
+    # Classic lists stay private even after the round: the side list is "Your words"
+    # (with the common words crossed off); everyone's lists are on the results.
+    visible = [f for f in words if rampage or f.user_id == user_id]
     return {
         "id": game_round.pk,
         "number": game_round.number,
@@ -140,7 +142,8 @@ def round_state(game_round: HuntRound, user_id: int | None) -> dict:
             for p in players
         ],
         "found": [
-            {"word": f.word, "points": f.points, "user_id": f.user_id, "name": f.user.shown_name,
+            {"word": f.word, "points": 0 if f.crossed_off else f.points, "crossed_off": f.crossed_off,
+             "user_id": f.user_id, "name": f.user.shown_name,
              "bonuses": f.bonuses.split(), "path": [list(sq) for sq in path_from_text(board, f.path)]}
             for f in visible
         ],

@@ -294,6 +294,19 @@ def test_classic_state_hides_other_players_words(classic):
     assert {s["name"]: s["count"] for s in state["seats"]} == {"ann": 1, "bob": 1, "cy": 0}
 
 
+def test_classic_state_after_the_round_lists_only_own_words_crossed_off(classic):
+    """After a Classic round the side list is still the player's own, common words crossed off at 0."""
+    table, ann, bob, cy = classic
+    game_round, now = start_round(table, CLASSIC_BOARD)
+    for user, word in ((ann, "cat"), (ann, "queen"), (bob, "cat"), (bob, "ding")):
+        services.round_submit(round_id=game_round.pk, user=user, word=word, now=now)
+    services.round_end(round_id=game_round.pk, now=game_round.deadline)
+    found = selectors.table_state(table.pk, ann)["round"]["found"]
+    assert sorted((f["word"], f["points"], f["crossed_off"]) for f in found) == [
+        ("cat", 0, True), ("queen", 2, False)]
+    assert selectors.table_state(table.pk, None)["round"]["found"] == []
+
+
 def test_sweep_ends_overdue_rounds(rampage):
     """A round whose end task was lost is ended by the sweep, once."""
     table, ann, bob = rampage

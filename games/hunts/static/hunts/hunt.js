@@ -64,7 +64,11 @@
       case "round.found": return addFound(msg, true);
       case "round.mine": return addFound(msg, false);
       case "round.count": return setSeat(msg.user_id, { count: msg.count });
-      case "round.ended": send({ type: "state" }); return loadResults(msg.round_id, msg.results_url);
+      case "round.ended":
+        setDisplay("Time's up", "");
+        delete display.dataset.outcome;
+        send({ type: "state" });
+        return loadResults(msg.round_id, msg.results_url);
       case "table.watchers": $("[data-watchers]").textContent = msg.count; return;
       case "error": return flash(msg.reason, "bad");
       default: return;
@@ -287,6 +291,7 @@
     const li = document.createElement("li");
     li.dataset.word = f.word;
     if (f.user_id === state.me.user_id) li.classList.add("mine");
+    if (f.crossed_off) { li.classList.add("crossed"); li.title = "Common word: crossed off"; }
     const word = document.createElement("span"); word.className = "w"; word.textContent = f.word;
     const who = document.createElement("span"); who.className = "who muted";
     who.textContent = everyone ? f.name : "";
