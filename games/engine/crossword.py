@@ -91,8 +91,9 @@ class Variant:
     ×4) or "highest" (only the single highest applies). ``all_tiles_bonus``: points added
     when a whole rack is played, and ``all_tiles_doubles_main``: whether that also
     doubles the main word. ``end_streak`` ends the game after that many consecutive
-    ``end_streak_kind`` turns ("scoreless" or "pass"); when ``end_streak_per_player`` the
-    count is multiplied by the number of players still in the game.
+    ``end_streak_kind`` turns ("scoreless" or "pass"); when ``end_streak_per_player``
+    every player still in the game must have had that many in a row (with no one gone:
+    ``end_streak`` × players consecutive turns).
     """
 
     name: str

@@ -32,8 +32,9 @@ Seats are 0-based. A seat that resigns or forfeits finishes last (later leavers 
 earlier ones); its tiles go back to the bag and the game goes on while two or more
 seats remain. End of game (RULES §3, §4): the bag is empty and a seat has played its last
 tile (that seat gains everyone else's remaining tile values, each of whom loses theirs),
-or the variant's streak of scoreless turns (Word Grid: 2 × seats in play) or passes
-(Wordgame: 3) is reached (everyone loses their remaining tile values). Wordgame deals
+or the variant's streak is reached (Word Grid: every seat in play has had its last two
+turns scoreless; Wordgame: three passes in a row), and everyone loses their remaining
+tile values. Wordgame deals
 again if the first two moves are both passes.
 """
 
@@ -269,10 +270,35 @@ class Game:
             game = game._redeal()
         if move.kind == PLACE and not racks[move.seat] and not bag:
             return game._finish(WENT_OUT, move.seat)
-        seats_in_play = sum(game.in_play)
-        if game.streak >= variant.end_streak_length(seats_in_play):
+        if game._streak_reached():
             return game._finish(STREAK, None)
         return replace(game, to_move=game._next_seat(move.seat))
+
+    def _streak_reached(self) -> bool:
+        """True when the run of scoreless turns (Word Grid) or passes (Wordgame) ends
+        the game.
+
+        Word Grid: every seat still in play has had its last two turns scoreless; with
+        no seat gone that is 2 × seats consecutive scoreless turns, and after a resign
+        or forfeit the turns of the seat that left no longer count for or against.
+        Wordgame: the last three turns were passes.
+        """
+        variant = self.variant
+        if not variant.end_streak_per_player:
+            return self.streak >= variant.end_streak
+        needed = {seat: variant.end_streak for seat in range(self.players) if self.in_play[seat]}
+        for turn in reversed(self.turns):
+            seat = turn.move.seat
+            if turn.move.kind in (RESIGN, FORFEIT) or not needed.get(seat):
+                continue
+            qualifies = (turn.move.kind == PASS if variant.end_streak_kind == "pass"
+                         else turn.score == 0)
+            if not qualifies:
+                return False
+            needed[seat] -= 1
+            if not any(needed.values()):
+                return True
+        return False
 
     def _redeal(self) -> Game:
         """Wordgame: both racks go back, the bag is shuffled and both draw again."""
@@ -300,9 +326,8 @@ class Game:
         if sum(in_play) < 2:
             return replace(game, is_over=True, end_reason=LAST_SEAT,
                            adjustments=(0,) * self.players)
-        # Fewer seats need a shorter streak: the scoreless turns already played may
-        # now end the game (Word Grid, three or four seats).
-        if game.streak >= self.variant.end_streak_length(sum(in_play)):
+        # With one seat fewer, the scoreless turns already played may now end the game.
+        if game._streak_reached():
             return game._finish(STREAK, None)
         if self.to_move == seat:
             game = replace(game, to_move=game._next_seat(seat))

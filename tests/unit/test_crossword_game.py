@@ -442,3 +442,33 @@ def test_a_forfeit_that_shortens_the_needed_streak_ends_the_game_at_once():
     values = [sum(WORD_GRID.letter_values[t] for t in rack) for rack in game.racks]
     assert game.adjustments == tuple(-v for v in values) and game.adjustments[leaver] == 0
     assert game.standings()[-1][0] == leaver
+
+
+def test_after_a_seat_leaves_each_remaining_seat_needs_its_own_two_scoreless_turns():
+    """Three seats pass once each, then one forfeits: four scoreless turns have been
+    played, but the seat to move has had only one, so the game goes on until it has
+    had two (RULES §3 (b): every player has had two scoreless turns in a row)."""
+    game = cw.new_game(WORD_GRID, 3, 8, LEX)
+    first = game.to_move
+    for _ in range(3):
+        game = game.apply(Move.pass_(game.to_move))
+    game = game.apply(Move.pass_(game.to_move))      # the first seat's second pass
+    gone = (first + 1) % 3
+    game = game.apply(Move.forfeit(gone))
+    assert not game.is_over and game.to_move == (first + 2) % 3
+    game = game.apply(Move.pass_(game.to_move))
+    assert game.is_over and game.end_reason == cw.STREAK
+
+
+def test_scoreless_turns_of_a_seat_that_left_do_not_end_the_game_for_the_others():
+    """Three seats pass once each and the third leaves; a second pass by the first seat
+    makes four scoreless turns in a row, but the second seat has had only one."""
+    game = cw.new_game(WORD_GRID, 3, 8, LEX)
+    first = game.to_move
+    for _ in range(3):
+        game = game.apply(Move.pass_(game.to_move))
+    game = game.apply(Move.resign((first + 2) % 3))
+    game = game.apply(Move.pass_(first))
+    assert not game.is_over
+    game = game.apply(Move.pass_((first + 1) % 3))
+    assert game.is_over and game.end_reason == cw.STREAK
