@@ -472,3 +472,28 @@ def test_scoreless_turns_of_a_seat_that_left_do_not_end_the_game_for_the_others(
     assert not game.is_over
     game = game.apply(Move.pass_((first + 1) % 3))
     assert game.is_over and game.end_reason == cw.STREAK
+
+
+def test_random_games_with_resigns_and_forfeits_end_by_the_rules(lexicons):
+    """Two to four seats, random plays and now and then a seat leaving: every game ends,
+    no tile is lost, the scores are the turns plus the adjustments, and a replay agrees."""
+    lexicon = lexicons[WORD_GRID]
+    rng = random.Random(5)
+    for seed in range(6):
+        players = 2 + seed % 3
+        game = cw.new_game(WORD_GRID, players, seed, lexicon)
+        while not game.is_over and len(game.turns) < 400:
+            if rng.random() < 0.03:
+                seat = rng.choice([s for s in range(players) if game.in_play[s]])
+                game = game.apply(Move.forfeit(seat) if rng.random() < 0.5 else Move.resign(seat))
+            else:
+                game = game.apply(random_move(game, rng))
+        assert game.is_over
+        assert all_tiles(game) == sorted(WORD_GRID.bag)
+        earned = [0] * players
+        for turn in game.turns:
+            earned[turn.move.seat] += turn.score
+        assert list(game.scores) == [e + a for e, a in zip(earned, game.adjustments)]
+        order = [seat for seat, _, _ in game.standings()]
+        assert order[len(order) - len(game.left_order):] == list(reversed(game.left_order))
+        assert cw.replay(WORD_GRID, players, seed, game.moves, lexicon) == game
