@@ -88,10 +88,13 @@ def test_rampage_with_a_bot_drag_a_word_and_see_the_results(page, make_user):
     expect(display).to_have_text(f"{word.upper()} +{points}")
     expect(page.locator(f'[data-found] li[data-word="{word}"]')).to_be_visible()
 
-    # Dragging the same word again: amber, taken.
+    # Dragging the same word again: amber, taken, with the reason; the board stays put.
+    board_top = page.locator("[data-board]").bounding_box()["y"]
     drag(page, path)
     expect(display).to_have_attribute("data-outcome", "taken")
     expect(display).to_have_class(re.compile(r"\btaken\b"))
+    expect(display.locator(".detail")).to_have_text(f"You already found {word.upper()}.")
+    assert page.locator("[data-board]").bounding_box()["y"] == board_top
 
     # The bot plays too; its finds appear live.
     expect(page.locator("[data-found] li:not(.mine)").first).to_be_visible(timeout=25000)

@@ -267,8 +267,15 @@
 
   // -- feedback -------------------------------------------------------------------
 
-  function setDisplay(text, kind) {
+  // ``detail`` (a refusal's reason) goes on a small line of its own: the display keeps
+  // its height, so the board never moves under a finger between two drags.
+  function setDisplay(text, kind, detail) {
     display.textContent = text;
+    if (detail) {
+      const line = document.createElement("span");
+      line.className = "detail"; line.textContent = detail;
+      display.appendChild(line);
+    }
     display.className = "word-display" + (kind ? " " + kind : "");
     if (kind === "bad" || kind === "taken") {
       void display.offsetWidth; // restart the shake animation
@@ -279,12 +286,13 @@
   function showResult(msg) {
     const word = (msg.word || "").toUpperCase();
     if (msg.outcome === "accepted") setDisplay(`${word} +${msg.points}`, "ok");
-    else if (msg.outcome === "taken") setDisplay(`${word} — ${msg.reason}`, "taken");
-    else setDisplay(word ? `${word} — ${msg.reason}` : msg.reason, "bad");
+    else if (msg.outcome === "taken") setDisplay(word, "taken", msg.reason);
+    else if (word) setDisplay(word, "bad", msg.reason);
+    else setDisplay("\u00a0", "bad", msg.reason);
     display.dataset.outcome = msg.outcome;
   }
 
-  function flash(text, kind) { setDisplay(text, kind); }
+  function flash(text, kind) { setDisplay("\u00a0", kind, text); }
 
   function addFound(f, everyone, quiet) {
     if (foundEl.querySelector(`li[data-word="${f.word}"]`)) return;
