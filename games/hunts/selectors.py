@@ -162,10 +162,13 @@ def round_results(round_id: int) -> dict | None:
     if game_round is None:
         return None
     players = list(game_round.players.select_related("user").order_by("placing", "position"))
-    words = defaultdict(list)
-    for found in game_round.found_words.order_by("-points", "word"):
-        words[found.user_id].append(found)
     classic = game_round.game == Game.CLASSIC
+    finished = game_round.status == RoundStatus.FINISHED
+    words = defaultdict(list)
+    # A Classic round's lists are private until it ends: this page must not show them early.
+    if finished or not classic:
+        for found in game_round.found_words.order_by("-points", "word"):
+            words[found.user_id].append(found)
     by_words = sorted(players, key=lambda p: (-p.word_count, p.position)) if classic else []
     by_points = sorted(players, key=lambda p: (-p.computer_points, p.position)) if classic else []
     return {
@@ -177,7 +180,7 @@ def round_results(round_id: int) -> dict | None:
         "by_words": by_words,
         "by_points": by_points,
         "missed": game_round.missed_words,
-        "finished": game_round.status == RoundStatus.FINISHED,
+        "finished": finished,
     }
 
 

@@ -307,6 +307,18 @@ def test_classic_state_after_the_round_lists_only_own_words_crossed_off(classic)
     assert selectors.table_state(table.pk, None)["round"]["found"] == []
 
 
+def test_classic_round_page_hides_the_lists_until_the_end(classic, client):
+    """The page of a Classic round in progress shows no player's words; after the end it shows them all."""
+    table, ann, bob, cy = classic
+    game_round, now = start_round(table, CLASSIC_BOARD)
+    services.round_submit(round_id=game_round.pk, user=ann, word="queen", now=now)
+    client.force_login(bob)
+    page = client.get(game_round.get_absolute_url()).content.decode()
+    assert "queen" not in page and "in progress" in page
+    services.round_end(round_id=game_round.pk, now=game_round.deadline)
+    assert 'data-word="queen"' in client.get(game_round.get_absolute_url()).content.decode()
+
+
 def test_sweep_ends_overdue_rounds(rampage):
     """A round whose end task was lost is ended by the sweep, once."""
     table, ann, bob = rampage
