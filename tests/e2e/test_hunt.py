@@ -134,7 +134,7 @@ def test_classic_type_a_word_and_see_the_comparison(page, make_user):
     expect(display).to_have_class(re.compile(r"\bbad\b"))
 
     # The bot's words stay hidden; its count shows beside its seat.
-    expect(page.locator("[data-seats] li").nth(1)).to_contain_text(re.compile(r"[1-9]\d* words"), timeout=20000)
+    expect(page.locator("[data-seats] li").nth(1)).to_contain_text(re.compile(r"1 word\b|([2-9]|[1-9]\d+) words"), timeout=20000)
     expect(page.locator("[data-found] li")).to_have_count(1)
 
     results = page.locator("[data-results] .results")
@@ -157,3 +157,44 @@ def test_a_watcher_sees_finds_but_cannot_play(page, new_page, make_user):
     expect(watcher.locator("[data-found] li").first).to_be_visible(timeout=20000)
     expect(watcher.locator("[data-type-form]")).to_be_hidden()
     expect(watcher.get_by_text("You are watching.")).to_be_visible()
+
+
+def touch_drag(page, path: hunt.Path) -> None:
+    """A finger on the first tile, sliding through the centres of the others, lifted."""
+    touch = page.context.new_cdp_session(page)
+
+    def centre(square):
+        box = page.locator(f'.hunt-tile[data-r="{square[0]}"][data-c="{square[1]}"]').bounding_box()
+        return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+    x, y = centre(path[0])
+    touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    for square in path[1:]:
+        tx, ty = centre(square)
+        for step in range(1, 6):
+            point = {"x": x + (tx - x) * step / 5, "y": y + (ty - y) * step / 5}
+            touch.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
+        x, y = tx, ty
+    touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+def test_on_a_phone_the_whole_board_shows_and_a_finger_drag_submits(browser, live_site, transactional_db, make_user):
+    """At phone width the board is fully on screen during play, and a touch drag is accepted."""
+    make_user("ann")
+    context = browser.new_context(base_url=live_site.url, viewport={"width": 390, "height": 844},
+                                  has_touch=True, is_mobile=True)
+    context.set_default_timeout(15000)
+    page = context.new_page()
+    try:
+        log_in(page, "ann")
+        table = open_table(page, "rampage", "easy")
+        game_round, board = start_round(page, table)
+        # Measured from the top of the page: the grid fits the first screen, no scrolling.
+        bottom = page.locator("[data-board]").evaluate("el => el.getBoundingClientRect().bottom + window.scrollY")
+        assert bottom <= 844
+        word, path = a_word_the_bot_will_not_take(game_round, board)
+        touch_drag(page, path)
+        expect(page.locator("[data-word-display]")).to_have_attribute("data-outcome", "accepted")
+        expect(page.locator(f'[data-found] li[data-word="{word}"]')).to_be_visible()
+    finally:
+        context.close()

@@ -141,7 +141,7 @@
     const finished = r && r.status === "finished";
     const text = state.table.game === "rampage" || finished
       ? `${li.dataset.points || 0} pts`
-      : `${li.dataset.count || 0} words`;
+      : `${li.dataset.count || 0} word${Number(li.dataset.count) === 1 ? "" : "s"}`;
     li.querySelector("[data-score]").textContent = text;
   }
 
