@@ -171,9 +171,13 @@ def round_results(round_id: int) -> dict | None:
             words[found.user_id].append(found)
     by_words = sorted(players, key=lambda p: (-p.word_count, p.position)) if classic else []
     by_points = sorted(players, key=lambda p: (-p.computer_points, p.position)) if classic else []
+    board = board_of(game_round.board)
     return {
         "round": game_round,
-        "board": board_of(game_round.board),
+        "board": board,
+        # (face, bonus or "") per tile, row by row, so the mini board shows the bonus tiles.
+        "cells": [(face, board.bonuses.get((r, c), "")) for r, row in enumerate(board.faces)
+                  for c, face in enumerate(row)],
         "classic": classic,
         "results": [PlayerResult(player=p, words=words[p.user_id]) for p in players],
         "common": sorted({f.word for fs in words.values() for f in fs if f.crossed_off}),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from datetime import timedelta
 
@@ -360,6 +361,16 @@ def test_easy_bots_prefer_common_words(make_user):
     hard = FoundWord.objects.filter(round=game_round, user_id=bots["hard"])
     assert all(zipf(f.word) >= 3.3 for f in easy)
     assert sum(f.points for f in hard) > sum(f.points for f in easy)
+
+
+def test_rampage_results_board_marks_the_bonus_tiles(rampage, client):
+    """The results' mini board marks each 2L/3L/2W/3W tile."""
+    table, ann, bob = rampage
+    game_round, now = start_round(table, RAMPAGE_BOARD)
+    services.round_end(round_id=game_round.pk, now=game_round.deadline)
+    client.force_login(ann)
+    page = client.get(game_round.get_absolute_url()).content.decode()
+    assert sorted(re.findall(r'data-bonus="(\w+)"', page)) == ["2L", "2L", "3L", "3W"]
 
 
 def test_history_on_profile(rampage, client):
