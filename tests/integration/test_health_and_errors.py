@@ -15,22 +15,21 @@ def test_healthz_is_ok_with_database_redis_and_a_worker(client, celery_worker):
 
 
 @pytest.fixture
-def broker_without_workers():
-    """Point the Celery app at a Redis database no worker listens on (the live site's may run)."""
-    import redis
+def broker_without_workers(monkeypatch):
+    """/healthz pings through a Celery app on a Redis database no worker listens on.
 
-    from config.celery import app
+    A separate app leaves the project app's connection pools alone; the live site's
+    worker, if a browser test started it, listens on the project app's broker.
+    """
+    import redis
+    from celery import Celery
 
     url = "redis://127.0.0.1:6379/15"
     redis.Redis.from_url(url).flushdb()
-    old = app.conf.broker_url
-    app.conf.broker_url = url
-    app.pool.force_close_all()
-    app._pool = None
+    lonely = Celery("healthz-test", broker=url)
+    monkeypatch.setattr("config.celery.app", lonely)
     yield
-    app.conf.broker_url = old
-    app.pool.force_close_all()
-    app._pool = None
+    lonely.close()
 
 
 def test_healthz_reports_a_missing_worker(client, broker_without_workers):
