@@ -46,8 +46,10 @@
       pinger = setInterval(() => send({ type: "ping" }), 25000);
     };
     ws.onmessage = (event) => handle(JSON.parse(event.data));
-    ws.onclose = () => {
-      clearInterval(pinger); conn.textContent = "reconnecting…"; conn.classList.remove("ok");
+    ws.onclose = (event) => {
+      clearInterval(pinger); conn.classList.remove("ok");
+      if (event.code === 4404) { conn.textContent = "no such table"; return; }
+      conn.textContent = "reconnecting…";
       setTimeout(connect, retry); retry = Math.min(retry * 2, 8000);
     };
   }
@@ -58,6 +60,8 @@
   }
 
   function handle(msg) {
+    // A find or count of a round that is no longer shown (it crossed a "play again").
+    if (msg.type.startsWith("round.") && msg.type !== "round.ended" && round() && msg.round_id !== round().id) return;
     switch (msg.type) {
       case "state": return applyState(msg);
       case "result": return showResult(msg);
