@@ -167,6 +167,18 @@ async def test_a_flood_is_rate_limited(ws_connect, make_user):
     await receive_until(ws, "pong")
 
 
+async def test_the_submission_limit_is_per_player_across_tabs(ws_connect, make_user):
+    """Two tabs each under their socket's limit still share one player's submission limit."""
+    table, ann, bob = await rampage_table(make_user)
+    game_round = await start_now(table)
+    tabs = [await ready(ws_connect, f"/ws/hunts/{table.pk}/", ann) for _ in range(2)]
+    for _ in range(10):  # 20 in all: more than the limit even if a window boundary splits them
+        for tab in tabs:
+            await tab.send_json_to({"type": "submit", "round_id": game_round.pk, "word": "zzz"})
+    reasons = [(await receive_until(tab, "result"))["reason"] for tab in tabs for _ in range(10)]
+    assert "Too many submissions; slow down." in reasons
+
+
 async def test_end_round_twice_broadcasts_results_once(ws_connect, make_user):
     """round_end run twice gives the same result and announces it once."""
     table, ann, bob = await rampage_table(make_user)
