@@ -169,7 +169,7 @@ async def test_a_flood_is_rate_limited(ws_connect, make_user):
 
 async def test_the_submission_limit_is_per_player_across_tabs(ws_connect, make_user):
     """Two tabs each under their socket's limit still share one player's submission limit."""
-    table, ann, bob = await rampage_table(make_user)
+    table, ann, _ = await rampage_table(make_user)
     game_round = await start_now(table)
     tabs = [await ready(ws_connect, f"/ws/hunts/{table.pk}/", ann) for _ in range(2)]
     for _ in range(10):  # 20 in all: more than the limit even if a window boundary splits them

@@ -297,7 +297,7 @@ def test_classic_state_hides_other_players_words(classic):
 
 def test_classic_state_after_the_round_lists_only_own_words_crossed_off(classic):
     """After a Classic round the side list is still the player's own, common words crossed off at 0."""
-    table, ann, bob, cy = classic
+    table, ann, bob, _ = classic
     game_round, now = start_round(table, CLASSIC_BOARD)
     for user, word in ((ann, "cat"), (ann, "queen"), (bob, "cat"), (bob, "ding")):
         services.round_submit(round_id=game_round.pk, user=user, word=word, now=now)
@@ -310,7 +310,7 @@ def test_classic_state_after_the_round_lists_only_own_words_crossed_off(classic)
 
 def test_classic_round_page_hides_the_lists_until_the_end(classic, client):
     """The page of a Classic round in progress shows no player's words; after the end it shows them all."""
-    table, ann, bob, cy = classic
+    table, ann, bob, _ = classic
     game_round, now = start_round(table, CLASSIC_BOARD)
     services.round_submit(round_id=game_round.pk, user=ann, word="queen", now=now)
     client.force_login(bob)
@@ -365,7 +365,7 @@ def test_easy_bots_prefer_common_words(make_user):
 
 def test_rampage_results_board_marks_the_bonus_tiles(rampage, client):
     """The results' mini board marks each 2L/3L/2W/3W tile."""
-    table, ann, bob = rampage
+    table, ann, _ = rampage
     game_round, now = start_round(table, RAMPAGE_BOARD)
     services.round_end(round_id=game_round.pk, now=game_round.deadline)
     client.force_login(ann)
