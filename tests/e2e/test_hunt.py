@@ -9,18 +9,11 @@ from playwright.sync_api import expect
 
 from games.engine import hunt
 from games.hunts.models import FoundWord, HuntRound, HuntTable
+from tests.e2e.flows import log_in
 
 pytestmark = pytest.mark.e2e
 
 ROUND_SECONDS = 30  # the shortest round a table allows, so a test waits for the end
-
-
-def log_in(page, username):
-    page.goto("/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill("correct-horse-9")
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("button", name="Log out")).to_be_visible()
 
 
 def open_table(page, game: str, bot: str) -> HuntTable:

@@ -9,6 +9,7 @@ from django.db import connection
 from playwright.sync_api import expect
 
 from lexicon import services
+from tests.e2e.flows import log_in
 
 pytestmark = pytest.mark.e2e
 
@@ -17,14 +18,6 @@ pytestmark = pytest.mark.e2e
 def lexicons(transactional_db):
     services.ensure_lexicons()
     services.forget_loaded()
-
-
-def log_in(page, username):
-    page.goto("/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill("correct-horse-9")
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("button", name="Log out")).to_be_visible()
 
 
 def test_check_request_approve_and_see_the_new_version(page, new_page, make_user, lexicons):
