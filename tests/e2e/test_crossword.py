@@ -57,19 +57,24 @@ def place(page, play):
                 square.click()
 
 
-def test_two_players_play_against_each_other_live(new_page, live_site, make_user):
-    """Ann sees Submit refused with the reason, declares a blank, plays; Bob sees it live and answers."""
-    ann, bob = make_user("ann"), make_user("bob")
-    seed, opening = seed_with_blank_opening()
+def two_pages_on_a_game(new_page, live_site, ann, bob, seed):
+    """Ann's Word Grid game against Bob from ``seed``, open in both players' browsers."""
     game = services.game_create(creator=ann, variant="wordgrid", seconds_per_move=DAY, invitees=[bob])
     Game.objects.filter(pk=game.pk).update(seed=seed)
     services.game_accept(game_id=game.pk, player=bob)
-
     ann_page = signed_in(new_page, live_site, ann)
     bob_page = signed_in(new_page, live_site, bob)
     for page in (ann_page, bob_page):
         page.goto(f"/games/{game.pk}/")
         expect(page.locator("#crossword")).to_have_attribute("data-socket", "open")
+    return game, ann_page, bob_page
+
+
+def test_two_players_play_against_each_other_live(new_page, live_site, make_user):
+    """Ann sees Submit refused with the reason, declares a blank, plays; Bob sees it live and answers."""
+    ann, bob = make_user("ann"), make_user("bob")
+    seed, opening = seed_with_blank_opening()
+    game, ann_page, bob_page = two_pages_on_a_game(new_page, live_site, ann, bob, seed)
     expect(ann_page.locator("[data-status-line]")).to_contain_text("Your turn")
     expect(bob_page.locator("[data-status-line]")).to_contain_text("ann to move")
     expect(ann_page.locator("[data-submit]")).to_be_disabled()
@@ -153,14 +158,7 @@ def test_blank_recall_swap_pass_resign_and_replay(new_page, live_site, make_user
     """A recalled blank is blank again; swap, pass and a confirmed resignation reach both pages."""
     ann, bob = make_user("ann"), make_user("bob")
     seed, _ = seed_with_blank_opening()
-    game = services.game_create(creator=ann, variant="wordgrid", seconds_per_move=DAY, invitees=[bob])
-    Game.objects.filter(pk=game.pk).update(seed=seed)
-    services.game_accept(game_id=game.pk, player=bob)
-    ann_page = signed_in(new_page, live_site, ann)
-    bob_page = signed_in(new_page, live_site, bob)
-    for page in (ann_page, bob_page):
-        page.goto(f"/games/{game.pk}/")
-        expect(page.locator("#crossword")).to_have_attribute("data-socket", "open")
+    game, ann_page, bob_page = two_pages_on_a_game(new_page, live_site, ann, bob, seed)
 
     blank = ann_page.locator('[data-rack] .rt[data-letter="?"]').first
     star = ann_page.locator('[data-square="7,7"]')
