@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "games",
     "games.hunts",
     "games.crosswords",
+    "games.ratings",
     "lexicon",
 ]
 

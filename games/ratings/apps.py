@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class RatingsConfig(AppConfig):
+    name = "games.ratings"
+    label = "ratings"
+    verbose_name = "Ratings and leaderboards"
