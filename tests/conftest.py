@@ -18,9 +18,15 @@ CHROMIUM = "/usr/bin/chromium"
 
 @pytest.fixture(scope="session", autouse=True)
 def clean_redis():
-    """Start the run with an empty test Redis database (groups, queues, cache)."""
+    """Start the run with an empty Redis database (groups, queues, cache).
+
+    Only a Redis this run started itself (tests/services.py) is flushed, or one given with
+    TEST_REDIS_FLUSH=1: a Redis someone else runs is never emptied by surprise.
+    """
+    from tests.services import owned_redis_url
+
     url = os.environ.get("REDIS_URL")
-    if url:
+    if url and (url == owned_redis_url() or os.environ.get("TEST_REDIS_FLUSH") == "1"):
         import redis
 
         redis.Redis.from_url(url).flushdb()

@@ -1,0 +1,397 @@
+"""Throwaway PostgreSQL and Redis servers for the tests, started from the installed binaries.
+
+Each server lives in its own temporary folder, listens on a free port on 127.0.0.1 and is
+gone when stopped: nothing on the machine is configured or touched, so the tests need no
+running system service and no trust authentication set up by hand.
+
+    with RedisServer() as redis_server:        # or .start() / .stop()
+        redis_server.kill()                     # SIGKILL, like a crash
+        redis_server.restart()                  # same port, so clients reconnect
+
+Three uses:
+
+- classes (``PostgresServer``, ``RedisServer``) for tests that start, kill and restart
+  servers of their own;
+- a pytest plugin (``-p tests.services`` in pyproject.toml): before Django's settings load
+  it chooses the database and Redis of the run (see ``pytest_load_initial_conftests``);
+- a command, ``python -m tests.services system [--install]``, that checks the Debian
+  packages the tests need (PostgreSQL, Redis, chromium) and installs the missing ones
+  when running as root. It uses only the standard library, so it runs before `.venv`.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import pwd
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+try:
+    import pytest
+except ImportError:  # `python -m tests.services system` runs before .venv exists
+    pytest = None
+
+CHROMIUM = "/usr/bin/chromium"
+# The Debian package that provides each program the tests need.
+DEBIAN_PACKAGES = {"postgres": "postgresql", "redis-server": "redis-server", "chromium": "chromium"}
+
+
+class ServiceError(RuntimeError):
+    """A server could not be found, started or stopped."""
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _port_open(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+def postgres_bin_dir() -> Path | None:
+    """The newest installed PostgreSQL's programs (Debian keeps them off PATH)."""
+    candidates = sorted(
+        glob.glob("/usr/lib/postgresql/*/bin/postgres"),
+        key=lambda p: int(Path(p).parent.parent.name) if Path(p).parent.parent.name.isdigit() else 0,
+    )
+    if candidates:
+        return Path(candidates[-1]).parent
+    found = shutil.which("postgres")
+    return Path(found).parent if found else None
+
+
+class _Server:
+    """A server process in a temporary folder, on a port it keeps across restarts."""
+
+    name = "server"
+
+    def __init__(self, port: int | None = None):
+        self.port = port or free_port()
+        self.dir = Path(tempfile.mkdtemp(prefix=f"wordfall-{self.name}-"))
+        self.process: subprocess.Popen | None = None
+        self._log = self.dir / f"{self.name}.log"
+
+    # -- to be provided by each server
+    def _command(self) -> list[str]:
+        raise NotImplementedError
+
+    def _ready(self) -> bool:
+        return _port_open(self.port)
+
+    def _stop_signal(self) -> int:
+        return signal.SIGTERM
+
+    def _preexec(self):  # pragma: no cover - runs in the child
+        return None
+
+    # -- lifecycle
+    @property
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def start(self, timeout: float = 30) -> _Server:
+        """Start the server and wait until it answers; a no-op when it already runs."""
+        if self.running:
+            return self
+        log = open(self._log, "ab")
+        # Its own session, so kill() can take the whole process group down at once
+        # (PostgreSQL's backends too) and a Ctrl-C in the terminal does not reach it.
+        self.process = subprocess.Popen(
+            self._command(), cwd=self.dir, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        log.close()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise ServiceError(f"{self.name} exited with {self.process.returncode}:\n{self.log_tail()}")
+            if self._ready():
+                return self
+            time.sleep(0.05)
+        self.kill()
+        raise ServiceError(f"{self.name} did not answer on port {self.port} within {timeout}s:\n{self.log_tail()}")
+
+    def stop(self, timeout: float = 30) -> None:
+        """Shut the server down cleanly (it may be started again)."""
+        if not self.running:
+            return
+        self.process.send_signal(self._stop_signal())
+        try:
+            self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            return
+        self._reap_group()
+
+    def kill(self) -> None:
+        """SIGKILL the server and every process it started, as a crash would."""
+        if self.process is None:
+            return
+        self._reap_group(signal.SIGKILL)
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL is not refused
+            pass
+
+    def _reap_group(self, sig: int = signal.SIGKILL) -> None:
+        try:
+            os.killpg(self.process.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+        # Wait until no process of the group is left, so a restart finds the port and
+        # (for PostgreSQL) the shared memory free.
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                os.killpg(self.process.pid, 0)
+            except (ProcessLookupError, PermissionError):
+                break
+            self.process.poll()
+            time.sleep(0.02)
+
+    def restart(self, timeout: float = 30) -> _Server:
+        """Stop (if running) and start again on the same port and data."""
+        self.stop()
+        return self.start(timeout=timeout)
+
+    def cleanup(self) -> None:
+        """Stop the server and delete its folder."""
+        self.stop()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def log_tail(self, lines: int = 20) -> str:
+        try:
+            return "\n".join(self._log.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return ""
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.cleanup()
+
+
+class RedisServer(_Server):
+    """``redis-server`` with no persistence: a restart starts empty, as after a crash."""
+
+    name = "redis"
+
+    def __init__(self, port: int | None = None, binary: str | None = None):
+        self.binary = binary or shutil.which("redis-server") or "/usr/bin/redis-server"
+        if not os.path.exists(self.binary):
+            raise ServiceError(f"redis-server not found: {missing_packages_hint(['redis-server'])}")
+        super().__init__(port)
+
+    @property
+    def url(self) -> str:
+        return self.url_for(0)
+
+    def url_for(self, db: int) -> str:
+        return f"redis://127.0.0.1:{self.port}/{db}"
+
+    def _command(self) -> list[str]:
+        return [
+            self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+            "--dir", str(self.dir), "--daemonize", "no", "--protected-mode", "yes", "--databases", "16",
+        ]
+
+    def _ready(self) -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as s:
+                s.sendall(b"PING\r\n")
+                return s.recv(16).startswith(b"+PONG")
+        except OSError:
+            return False
+
+
+class PostgresServer(_Server):
+    """A PostgreSQL cluster of its own (``initdb``), superuser ``postgres``, trust on loopback.
+
+    PostgreSQL refuses to run as root, so as root the cluster is owned and run by the
+    ``postgres`` system user (the Debian package creates it).
+    """
+
+    name = "postgres"
+
+    def __init__(self, port: int | None = None, bin_dir: Path | None = None, database: str = "postgres"):
+        self.bin_dir = bin_dir or postgres_bin_dir()
+        if self.bin_dir is None:
+            raise ServiceError(f"PostgreSQL not found: {missing_packages_hint(['postgres'])}")
+        self.database = database
+        super().__init__(port)
+        self.data = self.dir / "data"
+        self._run_as: list[str] = []
+        if os.geteuid() == 0:
+            try:
+                user = pwd.getpwnam("postgres")
+            except KeyError as exc:
+                raise ServiceError("running as root needs the 'postgres' system user (apt-get install postgresql)") from exc
+            os.chown(self.dir, user.pw_uid, user.pw_gid)
+            # setpriv replaces itself with the program (no extra parent process), so the
+            # process we hold is the postmaster itself.
+            self._run_as = ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--init-groups", "--"]
+        self._initdb()
+
+    @property
+    def url(self) -> str:
+        return self.url_for(self.database)
+
+    def url_for(self, database: str) -> str:
+        return f"postgres://postgres@127.0.0.1:{self.port}/{database}"
+
+    def _initdb(self) -> None:
+        # The cluster's own pg_hba.conf: trust for local sockets and loopback only.
+        result = subprocess.run(
+            [*self._run_as, str(self.bin_dir / "initdb"), "-D", str(self.data), "-U", "postgres", "-A", "trust",
+             "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"],
+            cwd=self.dir, capture_output=True, text=True,
+        )
+        if result.returncode != 0:
+            raise ServiceError(f"initdb failed:\n{result.stdout}\n{result.stderr}")
+
+    def _command(self) -> list[str]:
+        # Durability is off: a test cluster trades crash safety for speed (it is deleted
+        # afterwards anyway). fsync off alone halves the suite's database time.
+        return [
+            *self._run_as, str(self.bin_dir / "postgres"), "-D", str(self.data), "-p", str(self.port),
+            "-c", "listen_addresses=127.0.0.1", "-c", f"unix_socket_directories={self.dir}",
+            "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
+            "-c", "max_connections=200", "-c", "logging_collector=off",
+        ]
+
+    def _stop_signal(self) -> int:
+        return signal.SIGINT  # "fast" shutdown: roll back open transactions, then exit
+
+    def _ready(self) -> bool:
+        if not _port_open(self.port):
+            return False
+        result = subprocess.run(
+            [str(self.bin_dir / "pg_isready"), "-h", "127.0.0.1", "-p", str(self.port), "-q"], capture_output=True
+        )
+        return result.returncode == 0
+
+
+# --- which servers a test run uses ---------------------------------------------------
+
+_started: list[_Server] = []
+_owned_redis_url: str | None = None
+
+
+def owned_redis_url() -> str | None:
+    """The Redis URL of this run when this run started that Redis itself (else None)."""
+    return _owned_redis_url
+
+
+def choose_services(environ: dict[str, str] | os._Environ = os.environ) -> None:
+    """Set DATABASE_URL and REDIS_URL for the run, starting throwaway servers as needed.
+
+    For each of the two, in order: ``TEST_DATABASE_URL``/``TEST_REDIS_URL`` when given;
+    else ``DATABASE_URL``/``REDIS_URL`` already set (running pytest by hand against your
+    own servers); else a throwaway server started here and stopped at the end of the run.
+    """
+    global _owned_redis_url
+    for test_name, name in (("TEST_DATABASE_URL", "DATABASE_URL"), ("TEST_REDIS_URL", "REDIS_URL")):
+        if environ.get(test_name):
+            environ[name] = environ[test_name]
+    if not environ.get("DATABASE_URL"):
+        server = PostgresServer(database="wordfall")
+        _started.append(server)
+        server.start()
+        environ["DATABASE_URL"] = server.url
+    if not environ.get("REDIS_URL"):
+        server = RedisServer()
+        _started.append(server)
+        server.start()
+        environ["REDIS_URL"] = _owned_redis_url = server.url
+
+
+def stop_services() -> None:
+    global _owned_redis_url
+    while _started:
+        _started.pop().cleanup()
+    _owned_redis_url = None
+
+
+if pytest is not None:
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_load_initial_conftests(early_config, parser, args):
+        """Choose the servers before pytest-django loads the settings (it does so in this hook)."""
+        try:
+            choose_services()
+        except ServiceError as exc:
+            stop_services()
+            raise pytest.UsageError(str(exc)) from exc
+        return (yield)
+
+    def pytest_unconfigure(config):
+        stop_services()
+
+
+# --- Debian packages -----------------------------------------------------------------
+
+
+def missing_programs() -> list[str]:
+    """The programs the test run needs that are not installed, by name."""
+    missing = []
+    if not os.environ.get("TEST_DATABASE_URL") and postgres_bin_dir() is None:
+        missing.append("postgres")
+    if not os.environ.get("TEST_REDIS_URL") and not (shutil.which("redis-server") or os.path.exists("/usr/bin/redis-server")):
+        missing.append("redis-server")
+    if not os.path.exists(CHROMIUM):
+        missing.append("chromium")
+    return missing
+
+
+def missing_packages_hint(programs: list[str]) -> str:
+    packages = " ".join(DEBIAN_PACKAGES[p] for p in programs)
+    return f"install them with: sudo apt-get install -y {packages}"
+
+
+def ensure_system(install: bool) -> int:
+    """Check (and as root, install) the Debian packages the tests need; the exit status."""
+    missing = missing_programs()
+    if not missing:
+        return 0
+    packages = [DEBIAN_PACKAGES[p] for p in missing]
+    if not install or os.geteuid() != 0 or not shutil.which("apt-get"):
+        print(f"The tests need {', '.join(packages)}; {missing_packages_hint(missing)}", file=sys.stderr)
+        return 1
+    print(f"Installing {' '.join(packages)} (apt-get)...", file=sys.stderr)
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    for command in (["apt-get", "update", "-qq"],
+                    ["apt-get", "install", "-y", "-qq", "--no-install-recommends", *packages]):
+        if subprocess.run(command, env=env).returncode != 0:
+            print(f"'{' '.join(command)}' failed", file=sys.stderr)
+            return 1
+    still = missing_programs()
+    if still:
+        print(f"Still missing after the install: {', '.join(still)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    if argv[:1] == ["system"]:
+        return ensure_system(install="--install" in argv[1:])
+    print("usage: python -m tests.services system [--install]", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
