@@ -5,6 +5,9 @@ API::
     movegen.generate(board, "aetr?s", crossword.WORD_GRID, lexicon)  # -> [Play, ...]
     movegen.best(board, rack, variant, lexicon)       # highest-scoring Play, or None
     movegen.top(board, rack, variant, lexicon, n=10)  # the n highest, best first
+    # ranked by equity = score + leave_value(leave) instead; leave_bound is optional
+    movegen.best(board, rack, variant, lexicon, leave_value=values.get, leave_bound=30.0)
+    play.score; play.placement; play.words; play.leave ("aer?"); play.equity
 
 The algorithm is Appel & Jacobson's ("The World's Fastest Scrabble Program", 1988) over
 the lexicon's DAWG. For each line (the 15 rows, then the 15 columns read as rows) it
@@ -492,17 +495,68 @@ def generate(board: Board, rack: str, variant: Variant, lexicon) -> list[Play]:
             for score, placement, across in _raw_plays(board, rack, variant, lexicon)]
 
 
-def top(board: Board, rack: str, variant: Variant, lexicon, n: int = 10) -> list[Play]:
-    """The ``n`` highest-scoring plays, best first (ties in a fixed order)."""
-    raw = _raw_plays(board, rack, variant, lexicon, best=max(n, 1))
-    # Equal scores are ordered by placement, so top(n) always extends top(n - 1).
-    best_raw = heapq.nsmallest(n, raw, key=lambda r: (-r[0], sorted(r[1])))
+class RankedPlay(Play):
+    """A Play as ``best`` and ``top`` return it: also the tiles kept and the equity.
+
+    ``leave`` is the rack tiles not played, as a sorted string ("?" for a blank);
+    ``equity`` is ``score + leave_value(leave)``, or the score when no leave value
+    was given.
+    """
+
+    __slots__ = ("equity", "leave")
+
+    def __init__(self, score, placement, across, leave: str, equity: float, source=None):
+        super().__init__(score, placement, across, source=source)
+        object.__setattr__(self, "leave", leave)
+        object.__setattr__(self, "equity", equity)
+
+    def __repr__(self) -> str:
+        return f"{super().__repr__()[:-1]} leave={self.leave or '-'} equity={self.equity:g}>"
+
+
+def leave_of(rack: str, placement) -> str:
+    """The rack tiles a placement keeps, sorted, "?" for a blank."""
+    kept = list(rack.lower())
+    for _, _, letter, blank in placement:
+        kept.remove(BLANK if blank else letter)
+    return "".join(sorted(kept))
+
+
+def top(board: Board, rack: str, variant: Variant, lexicon, n: int = 10, *,
+        leave_value=None, leave_bound: float | None = None) -> list[RankedPlay]:
+    """The ``n`` best plays, best first (ties in a fixed order: by squares).
+
+    Without ``leave_value`` plays are ranked by score. With it, a callable taking a
+    leave (the rack tiles kept, as a sorted string, "?" for blanks) and returning a
+    float, plays are ranked by equity = score + leave_value(leave). ``leave_bound``,
+    if given, must be at least every value ``leave_value`` can return for this rack;
+    the search may use it to skip plays that cannot rank. Each returned play carries
+    ``leave`` and ``equity`` as well as ``score``, ``words`` and ``placement``.
+    """
     source = (board, variant)
-    return [Play(score, placement, across, source=source)
-            for score, placement, across in best_raw]
+    if leave_value is None:
+        raw = _raw_plays(board, rack, variant, lexicon, best=max(n, 1))
+        ranked = [(score, placement, across, score) for score, placement, across in raw]
+    else:
+        values: dict[str, float] = {}
+        ranked = []
+        for score, placement, across in _raw_plays(board, rack, variant, lexicon):
+            leave = leave_of(rack, placement)
+            value = values.get(leave)
+            if value is None:
+                value = values[leave] = leave_value(leave)
+            ranked.append((score, placement, across, score + value))
+    # Equal equities are ordered by placement, so top(n) always extends top(n - 1).
+    chosen = heapq.nsmallest(n, ranked, key=lambda r: (-r[3], sorted(r[1])))
+    return [RankedPlay(score, placement, across, leave_of(rack, placement), equity,
+                       source=source)
+            for score, placement, across, equity in chosen]
 
 
-def best(board: Board, rack: str, variant: Variant, lexicon) -> Play | None:
-    """The highest-scoring play, or None when the rack has no legal play."""
-    plays = top(board, rack, variant, lexicon, 1)
+def best(board: Board, rack: str, variant: Variant, lexicon, *, leave_value=None,
+         leave_bound: float | None = None) -> RankedPlay | None:
+    """The best play (by score, or by equity with ``leave_value``; see ``top``), or
+    None when the rack has no legal play."""
+    plays = top(board, rack, variant, lexicon, 1, leave_value=leave_value,
+                leave_bound=leave_bound)
     return plays[0] if plays else None

@@ -243,3 +243,32 @@ def test_generate_with_two_blanks_matches_brute_force(lexicon, rack, tiles, vari
     board = Board.empty().with_tiles(tiles)
     assert generated(board, rack, variant, lexicon) == brute_force(
         board, rack, variant, lexicon, "abc")
+
+
+def test_top_by_equity_ranks_score_plus_leave_value():
+    """With a leave_value, top(n) is the n plays of highest score + leave value, each
+    carrying its leave (kept tiles, sorted, "?" for a blank) and its equity."""
+    lexicon = Lexicon.from_words(
+        ["cat", "cats", "at", "ta", "act", "tact", "scat", "as", "sat", "tacts", "acts"])
+    board = Board.empty().with_tiles([(7, 6, "c", False), (7, 7, "a", False), (7, 8, "t", False)])
+    rack = "stca?"
+
+    def leave_value(leave):
+        return 7.5 * leave.count("?") + 2.25 * leave.count("s") - len(leave)
+
+    expected = []
+    for play in movegen.generate(board, rack, WORD_GRID, lexicon):
+        kept = list(rack)
+        for _, _, letter, blank in play.placement:
+            kept.remove("?" if blank else letter)
+        leave = "".join(sorted(kept))
+        expected.append((-(play.score + leave_value(leave)), sorted(play.placement), leave))
+    expected.sort()
+    for n in (1, 4, 30):
+        ranked = movegen.top(board, rack, WORD_GRID, lexicon, n, leave_value=leave_value)
+        assert [(-p.equity, sorted(p.placement), p.leave) for p in ranked] == expected[:n]
+        assert all(p.equity == p.score + leave_value(p.leave) for p in ranked)
+    play = movegen.best(board, rack, WORD_GRID, lexicon, leave_value=leave_value)
+    assert (-play.equity, play.leave) == (expected[0][0], expected[0][2])
+    plain = movegen.best(board, rack, WORD_GRID, lexicon)
+    assert plain.equity == plain.score
