@@ -77,7 +77,8 @@ class JsonMessageConsumer(AsyncWebsocketConsumer):
             raise MessageRefused("Message too large.")
         try:
             message = json.loads(text_data)
-        except ValueError:
+        except (ValueError, RecursionError):
+            # Deep nesting exhausts the parser's stack; such a message is malformed too.
             raise MessageRefused("Messages must be JSON text.") from None
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
             raise MessageRefused("A message is a JSON object with a type.")

@@ -231,8 +231,19 @@ def _submit(*, round_id: int, user, word: str | None, path: hunt.Path | None, no
     return SubmitResult("accepted", word=word, points=points, path=path, bonuses=bonuses)
 
 
-# Class id of the hunts' PostgreSQL advisory locks ("hunt"), the round id being the object.
+# The hunts' namespace ("hunt") in the high half of a round's advisory lock key.
 ROUND_LOCK_CLASS = 0x68756E74
+
+
+def round_lock_key(round_id: int) -> int:
+    """The round's key for the single-bigint form of PostgreSQL's advisory locks.
+
+    The two-integer form cannot hold a round id of 2**31 or more. The namespace in the
+    high 32 bits, XORed with the id, keeps every key inside a signed bigint; below 2**32
+    each round has its own key, and beyond that two rounds may share one, which only
+    makes one of them wait for the other.
+    """
+    return (ROUND_LOCK_CLASS << 32) ^ round_id
 
 
 def _round_lock(round_id: int, *, shared: bool) -> None:
@@ -248,7 +259,7 @@ def _round_lock(round_id: int, *, shared: bool) -> None:
     if connection.vendor == "postgresql":
         function = "pg_advisory_xact_lock_shared" if shared else "pg_advisory_xact_lock"
         with connection.cursor() as cursor:
-            cursor.execute(f"SELECT {function}(%s, %s)", [ROUND_LOCK_CLASS, round_id])
+            cursor.execute(f"SELECT {function}(%s::bigint)", [round_lock_key(round_id)])
 
 
 def _taken(round_id: int, user, word: str) -> SubmitResult:
