@@ -71,6 +71,11 @@ class Game(models.Model):
     # each turn has at most one reminder.
     remind_at = models.DateTimeField(null=True, blank=True)
     end_reason = models.CharField(max_length=40, blank=True)
+    # A ranked game changes both players' ratings (games.ratings); a ranked open seek
+    # takes only players rated within rating_min..rating_max (either may be open).
+    ranked = models.BooleanField(default=False)
+    rating_min = models.PositiveSmallIntegerField(null=True, blank=True)
+    rating_max = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-pk"]
@@ -81,6 +86,8 @@ class Game(models.Model):
                                    name="crossword_two_to_four_players"),
             models.CheckConstraint(condition=Q(seconds_per_move__gte=10),
                                    name="crossword_time_per_move_positive"),
+            models.CheckConstraint(condition=Q(ranked=False) | Q(players=2),
+                                   name="crossword_ranked_two_players"),
         ]
 
     def __str__(self) -> str:
