@@ -1,11 +1,26 @@
-from django.urls import include, path
+from django.urls import include, path, register_converter
 
 from . import views
+
+
+class UsernameConverter:
+    """Only what a username may hold (``UnicodeUsernameValidator``): no NUL, no slash."""
+
+    regex = r"[\w.@+-]{1,150}"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+register_converter(UsernameConverter, "username")
 
 urlpatterns = [
     path("signup/", views.sign_up, name="signup"),
     path("accounts/", include("django.contrib.auth.urls")),
-    path("u/<str:username>/", views.profile, name="profile"),
+    path("u/<username:username>/", views.profile, name="profile"),
     path("settings/", views.account_settings, name="settings"),
     path("notifications/", views.notifications, name="notifications"),
     path("notifications/read/", views.notifications_read, name="notifications_read"),

@@ -89,9 +89,12 @@ def parse_placement(raw: str) -> list[tuple[int, int, str, bool]]:
     return tiles
 
 
+_MOVE_COUNT = forms.IntegerField(min_value=0)
+
+
 def parse_move_count(raw) -> int | None:
+    """The move count a page was showing, or None if ``raw`` is not one."""
     try:
-        value = int(raw)
-    except (TypeError, ValueError):
+        return _MOVE_COUNT.clean(raw)
+    except forms.ValidationError:
         return None
-    return value if value >= 0 else None

@@ -40,3 +40,9 @@ class TableForm(forms.Form):
 
 class BotForm(forms.Form):
     strength = forms.ChoiceField(choices=BotStrength.choices)
+
+
+class LeaveForm(forms.Form):
+    """Leave a table, or (the host) remove the bot in ``seat``."""
+
+    seat = forms.IntegerField(min_value=1, max_value=4, required=False)

@@ -9,7 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from games.hunts import selectors, services
-from games.hunts.forms import BotForm, TableForm
+from games.hunts.forms import BotForm, LeaveForm, TableForm
 from games.hunts.models import HuntTable
 
 
@@ -54,9 +54,13 @@ def table_join(request, table_id: int):
 @login_required
 @require_POST
 def table_leave(request, table_id: int):
-    position = request.POST.get("seat")
-    if position is not None and position.isdigit():
-        return _act(request, table_id, services.table_leave, user=request.user, seat_position=int(position))
+    form = LeaveForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "No such seat.")
+        return redirect("hunts:table", table_id)
+    position = form.cleaned_data["seat"]
+    if position is not None:
+        return _act(request, table_id, services.table_leave, user=request.user, seat_position=position)
     _act(request, table_id, services.table_leave, user=request.user)
     return redirect("hunts:lobby")
 

@@ -56,3 +56,34 @@ def test_a_round_with_an_id_beyond_32_bits_accepts_words_and_ends(make_user):
     game_round.refresh_from_db()
     assert game_round.status == RoundStatus.FINISHED
     assert list(FoundWord.objects.filter(round=game_round).values_list("word", flat=True)) == ["cat"]
+
+
+# --------------------------------------------------------------------------- request data
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/u/%00/", "/u/ann%00/", "/u/a%2Fb/"])
+def test_a_profile_address_that_is_no_username_is_not_found(client, make_user, path):
+    """A NUL byte (or a slash) in a profile address answers 404, never reaches PostgreSQL."""
+    make_user("ann")
+    assert client.get(path).status_code == 404
+    assert client.get("/u/ann/").status_code == 200
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("seat", ["²", "-1", "0", "5", "1e3", "x"])
+def test_leaving_with_a_malformed_seat_changes_nothing(client, make_user, seat):
+    """A seat that is no seat number is refused: no error page, and the host's table stays open."""
+    from games.hunts.models import HuntTable, TableStatus
+
+    ann, bob = make_user("ann"), make_user("bob")
+    table = hunt_services.table_create(host=ann, game="rampage", seat_count=3, bots=("easy",))
+    hunt_services.table_join(table_id=table.pk, user=bob)
+    client.force_login(ann)
+    response = client.post(f"/hunts/{table.pk}/leave/", {"seat": seat}, follow=True)
+    assert response.status_code == 200
+    assert "No such seat." in response.content.decode()
+    table.refresh_from_db()
+    assert table.status != TableStatus.CLOSED and table.host_id == ann.pk
+    assert HuntTable.objects.get(pk=table.pk).seats.filter(left_at__isnull=True).count() == 3
+
