@@ -3,19 +3,18 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed
-TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/wordfall
-TEST_REDIS_URL ?= redis://127.0.0.1:6379/1
 
-.PHONY: run test bench install install-dev migrate setup-site check clean
+.PHONY: run test lint bench install lock setup-site check clean
 
-$(STAMP): pyproject.toml
-	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[dev]"
-	@touch $(STAMP)
+# Creates or repairs .venv and installs requirements.lock (tools/install.py); quick when
+# nothing changed, and it notices a changed pyproject.toml or lock.
+install:
+	@$(PYTHON) tools/install.py
 
-install: $(STAMP)
+# Regenerates requirements.lock from pyproject.toml, keeping locked versions that still fit;
+# `make lock LOCK_ARGS=--upgrade` (or `--upgrade-package django`) moves to newer ones.
+lock:
+	@$(PYTHON) tools/install.py lock $(LOCK_ARGS)
 
 # Creates the schema, the lexicons and the administrator; idempotent.
 setup-site: install
@@ -33,10 +32,13 @@ else
 	$(VENV)/bin/honcho start -f Procfile
 endif
 
+# PostgreSQL and Redis: TEST_DATABASE_URL / TEST_REDIS_URL when given, else throwaway
+# servers that tests/services.py starts and removes. DATABASE_URL/REDIS_URL of the shell are
+# ignored here, so `make test` never runs against a deployment's database by accident.
 test: install
-	@$(PY) -c "import pathlib,sys; sys.exit(0 if pathlib.Path('/usr/bin/chromium').exists() else 1)" || \
-		{ echo "Browser tests need Debian's chromium: apt-get install chromium (.ci/run does it)."; exit 1; }
-	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PY) -m pytest -q $(PYTEST_ARGS)
+	@$(PY) -m tests.services system --install
+	env -u DATABASE_URL -u REDIS_URL TEST_DATABASE_URL="$(TEST_DATABASE_URL)" TEST_REDIS_URL="$(TEST_REDIS_URL)" \
+		$(PY) -m pytest -q $(PYTEST_ARGS)
 
 bench: install
 	@for b in bench/bench_*.py; do m=$${b%.py}; m=$${m//\//.}; echo "== $$m"; $(PY) -m $$m || exit 1; done

@@ -1,0 +1,156 @@
+"""Create or repair `.venv` and install the locked dependencies; regenerate the lock.
+
+    python3 tools/install.py          # what `make install` (and so run/test) calls
+    python3 tools/install.py lock     # what `make lock` calls
+
+Standard library only: it runs with the machine's python3 before `.venv` exists.
+
+The lock, requirements.lock, is a hashed requirements file made by ``uv pip compile``
+from pyproject.toml (the dependencies and the ``dev`` extra), for every platform and
+every Python the project supports. pip installs it (``--require-hashes``), so a fresh
+install gets exactly the versions that were tested and nothing but pip is needed to
+install. Its first line records a digest of pyproject.toml's dependency lists: when
+someone adds a dependency to pyproject.toml without running `make lock`, the install
+says so and installs the new requirements on top of the locked set.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+VENV = ROOT / ".venv"
+PY = VENV / "bin" / "python"
+LOCK = ROOT / "requirements.lock"
+PYPROJECT = ROOT / "pyproject.toml"
+STAMP = VENV / ".installed"
+DIGEST_PREFIX = "# pyproject-digest: "
+
+
+def say(message: str) -> None:
+    print(f"[install] {message}", file=sys.stderr, flush=True)
+
+
+def requirements() -> list[str]:
+    """pyproject.toml's dependencies plus the ``dev`` extra, as written there."""
+    import tomllib
+
+    project = tomllib.loads(PYPROJECT.read_text())["project"]
+    return list(project.get("dependencies", [])) + list(project.get("optional-dependencies", {}).get("dev", []))
+
+
+def pyproject_digest() -> str:
+    return hashlib.sha256(json.dumps(requirements()).encode()).hexdigest()
+
+
+def lock_digest() -> str | None:
+    """The digest of pyproject.toml's requirements the lock was made from."""
+    if not LOCK.exists():
+        return None
+    first = LOCK.read_text().split("\n", 1)[0]
+    return first.removeprefix(DIGEST_PREFIX) if first.startswith(DIGEST_PREFIX) else None
+
+
+def venv_usable() -> bool:
+    """A venv is usable when its python runs and has pip (Debian without python3-venv
+    leaves `.venv/bin/python` with no pip in it)."""
+    if not PY.exists():
+        return False
+    result = subprocess.run([str(PY), "-m", "pip", "--version"], capture_output=True)
+    return result.returncode == 0
+
+
+def create_venv() -> None:
+    if VENV.exists() and not venv_usable():
+        say(".venv is half-made (its python has no pip, or does not run): making it again.")
+        shutil.rmtree(VENV)
+    if VENV.exists():
+        return
+    say(f"creating .venv with {sys.executable} (Python {sys.version.split()[0]})")
+    result = subprocess.run([sys.executable, "-m", "venv", str(VENV)], capture_output=True, text=True)
+    if result.returncode != 0 or not venv_usable():
+        shutil.rmtree(VENV, ignore_errors=True)
+        version = f"{sys.version_info.major}.{sys.version_info.minor}"
+        say(f"could not create a virtual environment with pip:\n{result.stderr.strip()}")
+        say(f"On Debian or Ubuntu install the venv module first: sudo apt-get install python3-venv "
+            f"(or python{version}-venv), then run the command again.")
+        sys.exit(1)
+
+
+def state() -> str:
+    """What the installed set was made from: the lock's bytes and pyproject's requirements."""
+    lock = LOCK.read_bytes() if LOCK.exists() else b""
+    return hashlib.sha256(lock + pyproject_digest().encode()).hexdigest()
+
+
+def pip(*args: str) -> None:
+    result = subprocess.run([str(PY), "-m", "pip", "install", "--quiet", *args])
+    if result.returncode != 0:
+        say(f"pip install {' '.join(args)} failed")
+        sys.exit(result.returncode)
+
+
+def install() -> None:
+    if sys.version_info < (3, 11):
+        say(f"Python 3.11 or newer is needed (this is {sys.version.split()[0]}): set PYTHON=python3.x")
+        sys.exit(1)
+    create_venv()
+    if STAMP.exists() and STAMP.read_text() == state():
+        return
+    if LOCK.exists():
+        say("installing the locked dependencies (requirements.lock)")
+        pip("--require-hashes", "-r", str(LOCK))
+    if lock_digest() != pyproject_digest():
+        # Someone added or changed a requirement without `make lock`: install it over the
+        # locked set (pip keeps locked versions that still satisfy it), and say so.
+        say("pyproject.toml's dependencies changed since requirements.lock was made: "
+            "installing them unlocked; run `make lock` to lock them.")
+        pip(*requirements())
+    STAMP.write_text(state())
+
+
+def lock(uv_args: list[str]) -> None:
+    """Regenerate requirements.lock from pyproject.toml with uv (seconds, not minutes).
+
+    Versions already in the lock are kept while they still satisfy pyproject.toml, so
+    adding a dependency adds only it; ``--upgrade`` (or ``--upgrade-package NAME``) moves
+    to the newest allowed versions.
+    """
+    install()
+    uv = VENV / "bin" / "uv"
+    if not uv.exists():
+        pip("uv")
+    say("resolving pyproject.toml (dependencies + dev) for Python >= 3.11 on every platform")
+    command = [
+        str(uv), "pip", "compile", PYPROJECT.name, "--extra", "dev", "--universal", "--python-version", "3.11",
+        "--generate-hashes", "--no-header", "--output-file", LOCK.name, *uv_args,
+    ]
+    env = dict(os.environ, UV_PYTHON_DOWNLOADS="never")
+    result = subprocess.run(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
+    if result.returncode != 0:
+        say("uv pip compile failed (the lock is unchanged)")
+        sys.exit(result.returncode)
+    body = "".join(line for line in LOCK.read_text().splitlines(keepends=True) if not line.startswith("# "))
+    LOCK.write_text(
+        f"{DIGEST_PREFIX}{pyproject_digest()}\n"
+        "# The tested versions of every dependency, with hashes. Do not edit: `make lock`\n"
+        "# regenerates it from pyproject.toml (uv pip compile --universal --generate-hashes).\n"
+        + body
+    )
+    say(f"wrote {LOCK.name}; installing it into .venv")
+    install()
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["lock"]:
+        lock(sys.argv[2:])
+    elif sys.argv[1:] in ([], ["install"]):
+        install()
+    else:
+        sys.exit("usage: python3 tools/install.py [install | lock [uv pip compile options]]")
