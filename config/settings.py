@@ -131,10 +131,13 @@ if REDIS_URL:
     # fans out locally. The list-based RedisChannelLayer spends four Redis round trips per
     # delivered message, one after another per process, and fell seconds behind with
     # 200 hunt players (bench/bench_live_round.py).
+    # Pub/sub channels are shared by the whole Redis server (the db number in REDIS_URL
+    # does not separate them), so each deployment's groups carry a prefix of its own.
+    CHANNEL_LAYER_PREFIX = env.str("CHANNEL_LAYER_PREFIX", default=f"wf.{DATABASES['default']['NAME']}.")
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": CHANNEL_LAYER_PREFIX},
         }
     }
     CACHES = {
@@ -165,6 +168,7 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE = {
     "presence-sweep": {"task": "accounts.tasks.sweep_presence", "schedule": 30.0},
     "hunts-sweep": {"task": "games.hunts.tasks.sweep", "schedule": 10.0},
+    "ratings-sweep": {"task": "games.ratings.tasks.sweep", "schedule": 5.0},
     "crossword-deadlines": {"task": "games.crosswords.tasks.sweep_deadlines", "schedule": 30.0},
 }
 
@@ -192,6 +196,10 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
+# Reverse proxies in front of daphne whose X-Forwarded-For entries are believed
+# (config/proxies.py); 0 trusts none, so the socket's peer is the client.
+TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
+AXES_CLIENT_IP_CALLABLE = "config.proxies.request_address"
 
 # --- Email ----------------------------------------------------------------------------
 _email = env.email_url("EMAIL_URL", default="consolemail://")

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from games.engine import crossword_game as engine
 from games.engine.crossword import IllegalPlay
+from games.ratings import services as ratings
 
 from .. import selectors
 from ..models import Game, Move, MoveKind, Status
@@ -103,6 +104,7 @@ def _finish(game: Game, after: engine.Game, seats: dict) -> None:
     for index, seat in seats.items():
         seat.place = places[index]
         seat.save(update_fields=["score", "left", "place"])
+    ratings.crossword_game_finished(game, list(seats.values()))
     result = selectors.result_text(game, after, seats)
     for seat in seats.values():
         notifications.game_over(game, user=seat.user, result=result)

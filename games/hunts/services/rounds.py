@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from games.engine import hunt
 from games.hunts import broadcasts
+from games.ratings import services as ratings
 from games.hunts.models import (
     FoundWord, Game, HuntRound, HuntTable, RoundPlayer, RoundStatus, TableStatus,
 )
@@ -358,6 +359,7 @@ def round_end(*, round_id: int, now: datetime | None = None) -> HuntRound | None
     game_round.status = RoundStatus.FINISHED
     game_round.ended_at = now
     game_round.save(update_fields=["missed_words", "total_words", "status", "ended_at"])
+    ratings.hunt_round_finished(game_round, players, now=now)
     HuntTable.objects.filter(pk=game_round.table_id, status=TableStatus.PLAYING).update(status=TableStatus.BETWEEN)
     broadcasts.round_ended(game_round)
     return game_round
