@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from datetime import timedelta
@@ -87,3 +88,121 @@ def test_leaving_with_a_malformed_seat_changes_nothing(client, make_user, seat):
     assert table.status != TableStatus.CLOSED and table.host_id == ann.pk
     assert HuntTable.objects.get(pk=table.pk).seats.filter(left_at__isnull=True).count() == 3
 
+
+
+# --------------------------------------------------------------------------- channel layer
+
+
+@pytest.mark.asyncio
+async def test_two_deployments_on_one_redis_do_not_see_each_others_events(settings):
+    """Layers with different prefixes (here also different db numbers) keep their groups apart."""
+    from channels_redis.pubsub import RedisPubSubChannelLayer
+
+    config = settings.CHANNEL_LAYERS["default"]["CONFIG"]
+    assert settings.DATABASES["default"]["NAME"].removeprefix("test_") in config["prefix"]
+    base = config["hosts"][0].rsplit("/", 1)[0]
+    ours = RedisPubSubChannelLayer(hosts=[f"{base}/3"], prefix=config["prefix"])
+    also_ours = RedisPubSubChannelLayer(hosts=[f"{base}/3"], prefix=config["prefix"])
+    theirs = RedisPubSubChannelLayer(hosts=[f"{base}/4"], prefix="wf.another-site.")
+    try:
+        channel = await ours.new_channel()
+        await ours.group_add("round.1", channel)
+        await theirs.group_send("round.1", {"type": "round.found", "word": "theirs"})
+        await also_ours.group_send("round.1", {"type": "round.found", "word": "ours"})
+        message = await asyncio.wait_for(ours.receive(channel), timeout=5)
+        assert message["word"] == "ours"
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(ours.receive(channel), timeout=0.5)
+    finally:
+        for layer in (ours, also_ours, theirs):
+            await layer.flush()
+
+
+# --------------------------------------------------------------------------- client address
+
+
+async def asgi_request(method: str, path: str, *, peer: tuple[str, int], headers=(), body: bytes = b""):
+    """One HTTP request through the project's ASGI application, from socket peer ``peer``."""
+    from asgiref.testing import ApplicationCommunicator
+
+    from config.asgi import application
+
+    scope = {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
+        "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
+        "headers": [(b"host", b"testserver"), *headers], "client": peer, "server": ("testserver", 80),
+    }
+    communicator = ApplicationCommunicator(application, scope)
+    await communicator.send_input({"type": "http.request", "body": body, "more_body": False})
+    start = await communicator.receive_output(10)
+    content = b""
+    while True:
+        part = await communicator.receive_output(10)
+        content += part.get("body", b"")
+        if not part.get("more_body"):
+            break
+    await communicator.send_input({"type": "http.disconnect"})
+    await communicator.wait(10)
+    return start["status"], start["headers"], content
+
+
+async def log_in(*, peer, forwarded_for: str | None, password: str) -> int:
+    import re
+    from urllib.parse import urlencode
+
+    extra = [(b"x-forwarded-for", forwarded_for.encode())] if forwarded_for else []
+    status, headers, content = await asgi_request("GET", "/accounts/login/", peer=peer, headers=extra)
+    cookie = next(v for k, v in headers if k.lower() == b"set-cookie" and v.startswith(b"csrftoken="))
+    token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', content).group(1).decode()
+    form = urlencode({"csrfmiddlewaretoken": token, "username": "ann", "password": password}).encode()
+    status, _, _ = await asgi_request(
+        "POST", "/accounts/login/", peer=peer, body=form,
+        headers=[*extra, (b"cookie", cookie.split(b";")[0]),
+                 (b"content-type", b"application/x-www-form-urlencoded")],
+    )
+    return status
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+@pytest.mark.parametrize("proxies", [0, 1])
+async def test_a_client_forging_x_forwarded_for_is_still_locked_out(make_user, settings, proxies):
+    """Each guess claims another address in X-Forwarded-For; the lock-out comes after the limit anyway."""
+    from channels.db import database_sync_to_async
+
+    settings.TRUSTED_PROXY_COUNT = proxies
+    await database_sync_to_async(make_user)("ann")
+    peer = ("10.0.0.1", 40000) if proxies else ("203.0.113.9", 40000)
+    real = "198.51.100.7"
+
+    def header(forged: str) -> str:
+        return f"{forged}, {real}" if proxies else forged
+
+    answers = [await log_in(peer=peer, forwarded_for=header(f"6.6.6.{guess}"), password="nope")
+               for guess in range(settings.AXES_FAILURE_LIMIT)]
+    assert answers == [200] * (settings.AXES_FAILURE_LIMIT - 1) + [429]
+    assert await log_in(peer=peer, forwarded_for=header("6.6.6.99"), password="correct-horse-9") == 429
+    if proxies:
+        # Behind the proxy, another real client is told apart and may still log in.
+        assert await log_in(peer=peer, forwarded_for="198.51.100.8", password="correct-horse-9") == 302
+
+
+def test_the_client_is_the_entry_the_outermost_trusted_proxy_wrote():
+    """With n trusted proxies the n-th X-Forwarded-For entry from the right is the client."""
+    from config.proxies import client_address
+
+    scope = {"client": ("10.0.0.2", 5000),
+             "headers": [(b"x-forwarded-for", b"6.6.6.6, 198.51.100.7"), (b"x-forwarded-for", b"10.0.0.1")]}
+    assert client_address(scope, 0) == ("10.0.0.2", 5000)
+    assert client_address(scope, 1) == ("10.0.0.1", 0)
+    assert client_address(scope, 2) == ("198.51.100.7", 0)
+    assert client_address(scope, 4) == ("10.0.0.2", 5000)  # fewer entries than proxies
+    assert client_address({"client": ("10.0.0.2", 1), "headers": [(b"x-forwarded-for", b"junk")]}, 1) == ("10.0.0.2", 1)
+
+
+def test_daphne_does_not_take_the_left_most_forwarded_address():
+    """The Procfile starts daphne without --proxy-headers (the client chooses the left-most entry)."""
+    from pathlib import Path
+
+    procfile = (Path(__file__).resolve().parents[2] / "Procfile").read_text()
+    assert "daphne" in procfile and "--proxy-headers" not in procfile
