@@ -1,33 +1,33 @@
-"""Every legal crossword play for a rack: the move generator behind bots, hints and analysis.
+"""Every legal crossword play for a rack, and the best ones fast: the move generator
+behind bots, hints and analysis.
 
 API::
 
     movegen.generate(board, "aetr?s", crossword.WORD_GRID, lexicon)  # -> [Play, ...]
-    movegen.best(board, rack, variant, lexicon)       # highest-scoring Play, or None
+    movegen.best(board, rack, variant, lexicon)       # highest-scoring play, or None
     movegen.top(board, rack, variant, lexicon, n=10)  # the n highest, best first
     # ranked by equity = score + leave_value(leave) instead; leave_bound is optional
     movegen.best(board, rack, variant, lexicon, leave_value=values.get, leave_bound=30.0)
     play.score; play.placement; play.words; play.leave ("aer?"); play.equity
 
-The algorithm is Appel & Jacobson's ("The World's Fastest Scrabble Program", 1988) over
-the lexicon's DAWG. For each line (the 15 rows, then the 15 columns read as rows) it
-works out, for every empty square with tiles above or below it (beside it, for columns),
-which letters make a valid cross word and what that cross word would score. Anchors are
-the empty squares next to a tile (only the centre on an empty board). A play is grown
-from each anchor: a left part on the free squares before it (or the tiles already
-there), then letters rightwards through the anchor while the prefix stays in the DAWG
-and each letter passes its square's cross-check. A blank tries every letter the DAWG
-allows there. Scores are accumulated square by square with the multiplier rule of
-``crossword.multiplier_combiner`` and finished with ``crossword.play_total``, the same
-functions ``evaluate`` uses.
+Generation is Appel & Jacobson's ("The World's Fastest Scrabble Program", 1988) over
+the lexicon's DAWG: for each line, the letters each empty square accepts (cross-checks,
+with the points of the cross word each would make), anchors (empty squares next to a
+tile, the centre on an empty board), left parts laid on the free squares before an
+anchor, then letters rightwards through the anchor while the prefix stays in the DAWG.
 
-What makes it fast enough in pure Python (DESIGN.md budgets): the DAWG is copied once
-per lexicon into nested dicts; cross-checks are dicts letter -> cross-word points, so
-one lookup both checks and scores; the left parts a rack can spell are enumerated once
-per call and indexed by the letter they need on the anchor, so an anchor only meets
-left parts that fit its cross-check; a letter is walked through the tiles right after
-its square, and the next empty square's cross-check is looked at, before recursing;
-left parts are scored only when a play is recorded.
+``best`` and ``top`` do not generate every play. Before an anchor is searched its
+*shadow* bound is worked out: the most any play grown from it could score (rack tile
+values on the best squares, premium squares, cross words, the whole-rack bonus, the best
+leave value), without looking at words. Anchors are searched highest bound first and
+the search stops at the first anchor whose bound is below the n-th best play found so
+far, so the result is exactly what full generation ranks first. docs/movegen.md tells
+how the bounds are made and why they never undercut a real play.
+
+An empty board is searched across only: every play down the centre column is the
+mirror of one along the centre row, with the same words and score (the premium squares
+are symmetric), so ``generate`` mirrors the across plays and ``top`` adds the mirrors of
+the plays that rank.
 
 Each play is produced once: a play lies in one line and is grown from its leftmost
 anchor (a left part never covers an anchor), and a single tile with a neighbour across
@@ -37,7 +37,8 @@ is produced only across, matching ``evaluate``'s choice of main word.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from operator import mul
 from weakref import WeakKeyDictionary
 
 from games.engine.crossword import (
@@ -52,17 +53,20 @@ from games.engine.crossword import (
 )
 from games.engine.tiles import BLANK
 
-# A DAWG node is a dict letter -> child node; END is present in nodes that end a word.
-END = None
+# A DAWG node is a tuple (letters, children, is_word): ``letters`` the str of letters
+# that continue a word from it, ``children`` the nodes they lead to, in the same order.
+LETTERS, CHILDREN, IS_WORD = 0, 1, 2
 
-_DAWGS: WeakKeyDictionary[object, dict] = WeakKeyDictionary()
+_DAWGS: WeakKeyDictionary[object, tuple] = WeakKeyDictionary()
+_NO_PLAY = float("-inf")
 
 
-def dawg(lexicon) -> dict:
-    """The lexicon as nested dicts (one per DAWG node), built once per Lexicon object.
+def dawg(lexicon) -> tuple:
+    """The lexicon as linked tuples (one per DAWG node), built once per Lexicon object.
 
-    Dict lookups are the fastest traversal Python offers; sharing the lexicon's minimal
-    automaton keeps the copy small (one dict per node, not per prefix).
+    A tuple per node holds the node's letters (the Lexicon's own interned strings) and
+    its children: about 6 MB for the ``en`` list where a dict per node took 11 MB, while
+    iterating ``zip(letters, children)`` costs what iterating a dict does.
     """
     try:
         root = _DAWGS.get(lexicon)
@@ -73,36 +77,239 @@ def dawg(lexicon) -> dict:
     return root
 
 
-def _build_dawg(lexicon) -> dict:
-    # letters() and child() rather than children(): they leave the lexicon's own
-    # cache of children tuples alone.
-    letters, child_of, is_word = lexicon.letters, lexicon.child, lexicon.is_word
-    nodes = {lexicon.root: {}}
+def _build_dawg(lexicon) -> tuple:
+    if hasattr(lexicon, "tables"):
+        node_letters, first, targets, n_final = lexicon.tables()
+        # A list indexed by node id: the one-off scaffolding stays small.
+        built: list | dict = [None] * len(node_letters)
+
+        def edges(node):
+            return node_letters[node], targets[first[node]:first[node + 1]]
+
+        def is_word(node):
+            return node < n_final
+
+        def done(node):
+            return built[node] is not None
+    else:
+        letters_of, child_of, is_word = lexicon.letters, lexicon.child, lexicon.is_word
+        built = {}
+
+        def edges(node):
+            letters = letters_of(node)
+            return letters, [child_of(node, letter) for letter in letters]
+
+        def done(node):
+            return node in built
+
+    # Children before parents, without recursion (a word list may hold long words).
     stack = [lexicon.root]
     while stack:
-        node = stack.pop()
-        edges = nodes[node]
-        for letter in letters(node):
-            target = child_of(node, letter)
-            child = nodes.get(target)
-            if child is None:
-                child = nodes[target] = {}
-                stack.append(target)
-            edges[letter] = child
-        if is_word(node):
-            edges[END] = True
-    return nodes[lexicon.root]
+        node = stack[-1]
+        if done(node):
+            stack.pop()
+            continue
+        letters, targets_of_node = edges(node)
+        waiting = [target for target in targets_of_node if not done(target)]
+        if waiting:
+            stack.extend(waiting)
+            continue
+        stack.pop()
+        built[node] = (letters, tuple([built[target] for target in targets_of_node]),
+                       is_word(node))
+    return built[lexicon.root]
 
 
-def _walk(node: dict | None, letters: Iterable[str]) -> dict | None:
+def _walk(node: tuple | None, letters: Iterable[str]) -> tuple | None:
     for letter in letters:
         if node is None:
             return None
-        node = node.get(letter)
+        i = node[0].find(letter)
+        node = node[1][i] if i >= 0 else None
     return node
 
 
-# -- per-line data ----------------------------------------------------------------------
+# -- one call: the board, the rack, and each line's squares -----------------------------
+
+class _Line:
+    """One line's squares (a row, or a column read top to bottom) for one rack.
+
+    ``cross[i]`` is None where no cross word can form, else a dict letter -> points of
+    the cross word the letter makes there (only letters that could be laid: rack
+    letters, or all with a blank). The rest feeds the shadow bounds.
+    """
+
+    __slots__ = ("across", "anchors", "blank_points", "cross", "cross_mult", "line", "lm",
+                 "max_value", "searcher", "tile_values", "tiles", "wm")
+
+
+class _Call:
+    """What one generate/best/top call knows about the board and rack."""
+
+    def __init__(self, board: Board, rack: str, variant: Variant, lexicon) -> None:
+        self.root = dawg(lexicon)
+        self.variant = variant
+        self.letter_values = variant.letter_values
+        self.combine = multiplier_combiner(variant)
+        self.letter_mult, self.word_mult = premium_table(variant)
+        self.rack_size = variant.rack_size
+        self.max_length = variant.max_word_length
+        cells = [None if letter == "." else letter for letter in board.cells]
+        values = [0] * (SIZE * SIZE)
+        for index, letter in enumerate(cells):
+            if letter is not None and (index // SIZE, index % SIZE) not in board.blanks:
+                values[index] = self.letter_values[letter]
+        self.cells, self.values = cells, values
+        self.first_move = all(letter is None for letter in cells)
+        self.min_length = variant.first_word_min_length if self.first_move else 2
+
+        rack = rack.lower()
+        self.rack = rack
+        counts = dict.fromkeys("abcdefghijklmnopqrstuvwxyz", 0)
+        counts[BLANK] = 0
+        for tile in rack:
+            counts[tile] += 1
+        self.counts = counts
+        self.rack_length = len(rack)
+        self.rack_tiles = sorted(set(rack))  # "?" sorts first, as in a leave
+        self.has_blank = counts[BLANK] > 0
+        self.rack_letters = frozenset(rack) - {BLANK}
+        # Tile values best first: the most any k tiles of the rack can be worth on the
+        # k best squares is the k highest values paired with the k highest multipliers.
+        self.values_desc = sorted(
+            (0 if tile == BLANK else self.letter_values[tile] for tile in rack), reverse=True)
+
+        filled = [letter is not None for letter in cells]
+        self.filled = filled
+        anchors = set()
+        if self.first_move:
+            anchors.add(CENTRE[0] * SIZE + CENTRE[1])
+        else:
+            for index in range(SIZE * SIZE):
+                if filled[index]:
+                    continue
+                row, col = divmod(index, SIZE)
+                if ((col > 0 and filled[index - 1]) or (col < SIZE - 1 and filled[index + 1])
+                        or (row > 0 and filled[index - SIZE])
+                        or (row < SIZE - 1 and filled[index + SIZE])):
+                    anchors.add(index)
+        self.anchor_squares = anchors
+        # The first play, mirrored across the diagonal, is the same words on the same
+        # premiums; only the centre row need be searched when the premiums agree.
+        lm, wm = self.letter_mult, self.word_mult
+        self.mirror = self.first_move and all(
+            lm[r * SIZE + c] == lm[c * SIZE + r] and wm[r * SIZE + c] == wm[c * SIZE + r]
+            for r in range(SIZE) for c in range(SIZE))
+        self._left_parts: list[dict] = []
+        self._left_longest = -1
+
+    def directions(self) -> tuple[bool, ...]:
+        return (True,) if self.mirror else (True, False)
+
+    def lines(self) -> list[_Line]:
+        """Every line holding an anchor, with its cross-checks."""
+        result = []
+        for across in self.directions():
+            for line in range(SIZE):
+                squares = _line_squares(line, across)
+                anchors = [i for i, square in enumerate(squares)
+                           if square in self.anchor_squares]
+                if anchors:
+                    result.append(self._line(line, across, squares, anchors))
+        return result
+
+    def _line(self, line: int, across: bool, squares: list[int], anchors: list[int]) -> _Line:
+        data = _Line()
+        data.line, data.across, data.anchors = line, across, anchors
+        data.tiles = [self.cells[s] for s in squares]
+        data.tile_values = [self.values[s] for s in squares]
+        data.lm = [self.letter_mult[s] for s in squares]
+        data.wm = [self.word_mult[s] for s in squares]
+        self._cross_checks(data, squares, SIZE if across else 1)
+        data.searcher = None
+        return data
+
+    def _cross_checks(self, data: _Line, squares: list[int], perpendicular: int) -> None:
+        cells, values, root = self.cells, self.values, self.root
+        letter_values, combine = self.letter_values, self.combine
+        wanted = None if self.has_blank else self.rack_letters
+        top_value = self.values_desc[0] if self.values_desc else 0
+        cross: list = [None] * SIZE
+        blank_points = [0] * SIZE
+        cross_mult = [0] * SIZE
+        max_value = [top_value] * SIZE
+        for i, square in enumerate(squares):
+            if cells[square] is not None:
+                continue
+            before = []
+            j = square - perpendicular
+            while j >= 0 and _same_line(j, square, perpendicular) and cells[j] is not None:
+                before.append(j)
+                j -= perpendicular
+            after = []
+            j = square + perpendicular
+            while (j < SIZE * SIZE and _same_line(j, square, perpendicular)
+                   and cells[j] is not None):
+                after.append(j)
+                j += perpendicular
+            if not before and not after:
+                continue
+            before.reverse()
+            fixed = sum(values[j] for j in before) + sum(values[j] for j in after)
+            # The cross word's only new square is this one, so its multiplier alone applies.
+            lm, wm = self.letter_mult[square], combine(1, self.word_mult[square])
+            allowed = {}
+            node = _walk(root, (cells[j] for j in before))
+            if node is not None and len(before) + len(after) < self.max_length:
+                tail = [cells[j] for j in after]
+                for letter, child in zip(node[0], node[1]):
+                    if wanted is not None and letter not in wanted:
+                        continue
+                    end = _walk(child, tail)
+                    if end is not None and end[2]:
+                        allowed[letter] = (fixed + letter_values[letter] * lm) * wm
+            cross[i] = allowed
+            blank_points[i] = fixed * wm
+            cross_mult[i] = wm
+            best_value = -1
+            for letter in allowed:
+                if letter in self.rack_letters and letter_values[letter] > best_value:
+                    best_value = letter_values[letter]
+            if best_value < 0:
+                best_value = 0 if (allowed and self.has_blank) else -1
+            max_value[i] = best_value  # -1: nothing from this rack can be laid here
+        data.cross, data.blank_points = cross, blank_points
+        data.cross_mult, data.max_value = cross_mult, max_value
+
+    # -- left parts ----------------------------------------------------------------------
+
+    def left_parts(self, longest: int) -> list[dict]:
+        """The left parts index (see ``_left_parts``) covering at least ``longest``."""
+        if longest > self._left_longest:
+            self._left_parts = _left_parts(self.root, self.counts, longest)
+            self._left_longest = longest
+        return self._left_parts
+
+    def left_limit(self, data: _Line, anchor: int) -> int:
+        """How many free squares before ``anchor`` a left part may use (0 when a tile
+        is there: then the tiles are the left part)."""
+        tiles = data.tiles
+        if anchor > 0 and tiles[anchor - 1] is not None:
+            return 0
+        is_anchor = self.is_anchor_in(data)
+        limit = 0
+        j = anchor - 1
+        while j >= 0 and tiles[j] is None and not is_anchor[j] and limit < self.rack_length - 1:
+            limit += 1
+            j -= 1
+        return limit
+
+    def is_anchor_in(self, data: _Line) -> list[bool]:
+        flags = [False] * SIZE
+        for i in data.anchors:
+            flags[i] = True
+        return flags
+
 
 def _line_squares(line: int, across: bool) -> list[int]:
     """Board indexes (row * 15 + col) of a line's squares, left to right or top to bottom."""
@@ -111,157 +318,92 @@ def _line_squares(line: int, across: bool) -> list[int]:
     return [i * SIZE + line for i in range(SIZE)]
 
 
-def _cross_checks(cells, values, root, squares, perpendicular, letter_mult, word_mult,
-                  letter_values, max_length, combine):
-    """For each square of a line: None if no cross word can form there, else a dict
-    letter -> points of the cross word that letter would make (letters absent from the
-    dict are refused); plus the cross word's points with a blank there."""
-    cross = [None] * SIZE
-    blank_points = [0] * SIZE
-    for i, square in enumerate(squares):
-        if cells[square] is not None:
-            continue
-        before = []
-        j = square - perpendicular
-        while j >= 0 and _same_line(j, square, perpendicular) and cells[j] is not None:
-            before.append(j)
-            j -= perpendicular
-        after = []
-        j = square + perpendicular
-        while j < SIZE * SIZE and _same_line(j, square, perpendicular) and cells[j] is not None:
-            after.append(j)
-            j += perpendicular
-        if not before and not after:
-            continue
-        before.reverse()
-        fixed = sum(values[j] for j in before) + sum(values[j] for j in after)
-        # The cross word's only new square is this one, so its multiplier alone applies.
-        lm, wm = letter_mult[square], combine(1, word_mult[square])
-        allowed = {}
-        node = _walk(root, (cells[j] for j in before))
-        if node is not None and len(before) + len(after) < max_length:
-            tail = [cells[j] for j in after]
-            for letter, child in node.items():
-                if letter is END:
-                    continue
-                end = _walk(child, tail)
-                if end is not None and END in end:
-                    allowed[letter] = (fixed + letter_values[letter] * lm) * wm
-        cross[i] = allowed
-        blank_points[i] = fixed * wm
-    return cross, blank_points
-
-
 def _same_line(a: int, b: int, step: int) -> bool:
     # A step of 1 runs along a row and must not wrap onto the next one.
     return step != 1 or a // SIZE == b // SIZE
 
 
-# -- generation -------------------------------------------------------------------------
+# -- collecting plays --------------------------------------------------------------------
 
 class _Plays(list):
-    """Where generation puts plays, as (score, placement, across).
+    """Where a search puts plays, as (rank, score, placement, across, leave).
 
-    With ``best`` set it keeps only the plays that can still be among the ``best``
-    highest (ties included): ``floor`` rises as better plays come, and plays below it
-    are dropped before their placement is even built.
+    ``rank`` is the score, or the equity when leave values are given. With ``keep``
+    set only the plays that can still be among the ``keep`` best (ties included) stay:
+    ``floor`` rises to the ``keep``-th best rank found so far and plays below it are
+    dropped before their placement is built; anchors whose bound is below it are
+    never searched.
     """
 
-    def __init__(self, best: int | None = None) -> None:
+    def __init__(self, keep: int | None = None) -> None:
         super().__init__()
-        self.best = best
-        self.floor = -1
-        self.check_at = -1 if best is None else 4 * best + 256
+        self.keep = keep
+        self.floor = _NO_PLAY
+        self.check_at = -1 if keep is None else keep
 
     def trim(self) -> None:
         self.sort(key=lambda play: -play[0])
-        self.floor = self[self.best - 1][0]
+        self.floor = self[self.keep - 1][0]
         while self[-1][0] < self.floor:
             self.pop()
-        self.check_at = len(self) + 4 * self.best + 256
+        self.check_at = len(self) + self.keep
 
 
-def _raw_plays(board: Board, rack: str, variant: Variant, lexicon, best: int | None = None):
-    """Every legal play as (score, placement, across); see ``_Plays`` for ``best``."""
-    root = dawg(lexicon)
-    letter_values = variant.letter_values
-    combine = multiplier_combiner(variant)
-    letter_mult, word_mult = premium_table(variant)
-    rack_size = variant.rack_size
-    max_length = variant.max_word_length
-    cells = [None if letter == "." else letter for letter in board.cells]
-    values = [0] * (SIZE * SIZE)
-    for index, letter in enumerate(cells):
-        if letter is not None and (index // SIZE, index % SIZE) not in board.blanks:
-            values[index] = letter_values[letter]
-    first_move = all(letter is None for letter in cells)
-    min_length = variant.first_word_min_length if first_move else 2
+class _Leaves:
+    """Leave values for one rack: each leave's value asked once, and the best value any
+    leave of each size can have (the bound's leave term)."""
 
-    counts = dict.fromkeys("abcdefghijklmnopqrstuvwxyz", 0)
-    counts[BLANK] = 0
-    rack = rack.lower()
-    for tile in rack:
-        counts[tile] += 1
-    rack_length = len(rack)
+    def __init__(self, call: _Call, leave_value: Callable[[str], float],
+                 leave_bound: float | None) -> None:
+        self.leave_value = leave_value
+        self.values: dict[str, float] = {}
+        rack_length = call.rack_length
+        if leave_bound is not None:
+            self.best_by_played = [float(leave_bound)] * (rack_length + 1)
+            return
+        best = [_NO_PLAY] * (rack_length + 1)
+        tiles = call.rack_tiles
+        counts = [call.counts[tile] for tile in tiles]
 
-    filled = [letter is not None for letter in cells]
-    anchor_squares = set()
-    if first_move:
-        anchor_squares.add(CENTRE[0] * SIZE + CENTRE[1])
-    else:
-        for index in range(SIZE * SIZE):
-            if filled[index]:
-                continue
-            row, col = divmod(index, SIZE)
-            if ((col > 0 and filled[index - 1]) or (col < SIZE - 1 and filled[index + 1])
-                    or (row > 0 and filled[index - SIZE])
-                    or (row < SIZE - 1 and filled[index + SIZE])):
-                anchor_squares.add(index)
+        def kept(i: int, leave: str) -> None:
+            if i == len(tiles):
+                played = rack_length - len(leave)
+                value = self.value(leave)
+                best[played] = max(best[played], value)
+                return
+            for count in range(counts[i] + 1):
+                kept(i + 1, leave + tiles[i] * count)
 
-    left_parts = _left_parts(
-        root, counts, _longest_left_part(anchor_squares, filled, rack_length - 1))
-    out = _Plays(best)
-    for across in (True, False):
-        perpendicular = SIZE if across else 1
-        for line in range(SIZE):
-            squares = _line_squares(line, across)
-            anchors = [i for i, square in enumerate(squares) if square in anchor_squares]
-            if not anchors:
-                continue
-            cross, blank_points = _cross_checks(
-                cells, values, root, squares, perpendicular, letter_mult, word_mult,
-                letter_values, max_length, combine)
-            _line_plays(
-                out, line, across, [cells[s] for s in squares], [values[s] for s in squares],
-                cross, blank_points, [letter_mult[s] for s in squares],
-                [word_mult[s] for s in squares], anchors, root, counts, rack_length,
-                letter_values, combine, variant, rack_size, max_length, min_length,
-                left_parts)
-    return out
+        kept(0, "")
+        self.best_by_played = best
+
+    def value(self, leave: str) -> float:
+        value = self.values.get(leave)
+        if value is None:
+            value = self.values[leave] = self.leave_value(leave)
+        return value
 
 
-def _longest_left_part(anchor_squares, filled, most: int) -> int:
-    """The most free squares before any anchor (across or down) that a left part may use."""
-    longest = 0
-    for square in anchor_squares:
-        row, col = divmod(square, SIZE)
-        for step, room in ((1, col), (SIZE, row)):
-            size = 0
-            j = square - step
-            while size < room and size < most and not filled[j] and j not in anchor_squares:
-                size += 1
-                j -= step
-            longest = max(longest, size)
-    return max(longest, 0)
+_FREE = tuple((letter, 0) for letter in "abcdefghijklmnopqrstuvwxyz")
 
 
-def _line_plays(out, line, across, tiles, tile_values, cross, blank_points, lm, wm,
-                anchors, root, counts, rack_length, letter_values, combine, variant,
-                rack_size, max_length, min_length, left_parts):
-    """Append every play of one line to ``out`` (Appel–Jacobson LeftPart/ExtendRight)."""
-    is_anchor = [False] * SIZE
-    for i in anchors:
-        is_anchor[i] = True
+def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None):
+    """The Appel–Jacobson search of one line, as a function of one anchor.
+
+    ``search(anchor, size_floor)`` appends to ``out`` every play grown from the anchor
+    (LeftPart/ExtendRight); with ``size_floor`` (the bound of each left-part size) it
+    skips left-part sizes whose bound is below ``out.floor``.
+    """
+    line, across = data.line, data.across
+    tiles, tile_values, cross, blank_points = (
+        data.tiles, data.tile_values, list(data.cross), data.blank_points)
+    lm, wm = data.lm, data.wm
+    root, counts, rack_length = call.root, call.counts, call.rack_length
+    letter_values, combine, variant = call.letter_values, call.combine, call.variant
+    rack_size, max_length, min_length = call.rack_size, call.max_length, call.min_length
+    rack_tiles = call.rack_tiles
+    if leaves is not None:
+        leave_best, leave_of_value = leaves.best_by_played, leaves.value
     placed: list = []  # (index in line, letter, is_blank) laid from the anchor rightwards
     left_part: tuple = ()  # (letter, is_blank) laid on the free squares before the anchor
     anchor = 0
@@ -290,13 +432,23 @@ def _line_plays(out, line, across, tiles, tile_values, cross, blank_points, lm, 
             score = play_total(variant, main, cross_points, count)
         else:
             score = main + cross_points
-        if score < out.floor:
-            return
+        floor = out.floor
+        if leaves is None:
+            if score < floor:
+                return
+            rank, leave = score, None
+        else:
+            if score + leave_best[count] < floor:
+                return
+            leave = "".join([tile * counts[tile] for tile in rack_tiles])
+            rank = score + leave_of_value(leave)
+            if rank < floor:
+                return
         if across:
             placement = tuple([(line, i, letter, blank) for i, letter, blank in tiles_laid])
         else:
             placement = tuple([(i, line, letter, blank) for i, letter, blank in tiles_laid])
-        out.append((score, placement, across))
+        out.append((rank, score, placement, across, leave))
         if len(out) == out.check_at:
             out.trim()
 
@@ -314,7 +466,7 @@ def _line_plays(out, line, across, tiles, tile_values, cross, blank_points, lm, 
 
     def extend(i, node, main_points, multiplier, cross_points, start, used):
         """Lay a tile on the empty square i, the word so far spanning start..i-1."""
-        if i > anchor and END in node and i - start >= 2:
+        if i > anchor and node[2] and i - start >= 2:
             record(i, start, main_points, multiplier, cross_points)
         if i == SIZE or used == rack_length:
             return
@@ -332,9 +484,7 @@ def _line_plays(out, line, across, tiles, tile_values, cross, blank_points, lm, 
         after_checks = cross[after]
         blanks = counts[BLANK]
         used += 1
-        for letter, child in node.items():
-            if letter is END:
-                continue
+        for letter, child in zip(node[0], node[1]):
             if checks is None:
                 points = 0
             else:
@@ -342,12 +492,13 @@ def _line_plays(out, line, across, tiles, tile_values, cross, blank_points, lm, 
                 if points is None:
                     continue
             for tile in run:
-                child = child.get(tile)
-                if child is None:
+                k = child[0].find(tile)
+                if k < 0:
                     break
+                child = child[1][k]
             else:
-                if END not in child and (end_only or (
-                        after_checks is not None and after_checks.keys().isdisjoint(child))):
+                if not child[2] and (end_only or (
+                        after_checks is not None and after_checks.keys().isdisjoint(child[0]))):
                     continue
                 if counts[letter]:
                     counts[letter] -= 1
@@ -363,7 +514,11 @@ def _line_plays(out, line, across, tiles, tile_values, cross, blank_points, lm, 
                     placed.pop()
                     counts[BLANK] = blanks
 
-    for anchor in anchors:
+    is_anchor = call.is_anchor_in(data)
+
+    def search(at: int, size_floor: list | None = None) -> None:
+        nonlocal anchor, left_part
+        anchor = at
         if anchor > 0 and tiles[anchor - 1] is not None:
             start = anchor - 1
             while start > 0 and tiles[start - 1] is not None:
@@ -372,12 +527,13 @@ def _line_plays(out, line, across, tiles, tile_values, cross, blank_points, lm, 
             if node is not None:
                 left_part = ()
                 extend(anchor, node, sum(tile_values[start:anchor]), 1, 0, start, 0)
-            continue
+            return
         limit = 0
         j = anchor - 1
         while j >= 0 and tiles[j] is None and not is_anchor[j] and limit < rack_length - 1:
             limit += 1
             j -= 1
+        left_parts = call.left_parts(limit)
         # Left parts are looked up by the letter they need on the anchor, so only
         # letters passing the anchor's cross-check are ever tried there.
         checks = cross[anchor]
@@ -391,6 +547,8 @@ def _line_plays(out, line, across, tiles, tile_values, cross, blank_points, lm, 
             start = anchor - size
             if after - start > max_length:
                 break
+            if size_floor is not None and size_floor[size] < out.floor:
+                continue
             end_only = size + 1 == rack_length or after == SIZE
             index = left_parts[size]
             for letter, points in letters_here:
@@ -400,13 +558,14 @@ def _line_plays(out, line, across, tiles, tile_values, cross, blank_points, lm, 
                 main_points = letter_values[letter] * lm[anchor] + run_points[anchor]
                 for child, left_part, used, real_ok, blank_ok in entries:
                     for tile in run:
-                        child = child.get(tile)
-                        if child is None:
+                        k = child[0].find(tile)
+                        if k < 0:
                             break
+                        child = child[1][k]
                     else:
-                        if END not in child and (end_only or (
+                        if not child[2] and (end_only or (
                                 after_checks is not None
-                                and after_checks.keys().isdisjoint(child))):
+                                and after_checks.keys().isdisjoint(child[0]))):
                             continue
                         for tile in used:
                             counts[tile] -= 1
@@ -425,12 +584,12 @@ def _line_plays(out, line, across, tiles, tile_values, cross, blank_points, lm, 
                             counts[BLANK] += 1
                         for tile in used:
                             counts[tile] += 1
+        left_part = ()
+
+    return search
 
 
-_FREE = tuple((letter, 0) for letter in "abcdefghijklmnopqrstuvwxyz")
-
-
-def _left_parts(root: dict, counts: dict, longest: int) -> list[dict]:
+def _left_parts(root: tuple, counts: dict, longest: int) -> list[dict]:
     """Every DAWG prefix the rack can spell, up to ``longest`` letters, indexed for anchors.
 
     ``result[size][letter]`` lists the left parts of ``size`` letters that a word can
@@ -448,9 +607,8 @@ def _left_parts(root: dict, counts: dict, longest: int) -> list[dict]:
         left_part = tuple(spelled)
         tiles_used = tuple(used)
         blanks = counts[BLANK]
-        for letter, child in node.items():
-            if letter is END:
-                continue
+        letters, children = node[0], node[1]
+        for letter, child in zip(letters, children):
             real_ok = counts[letter] > 0
             if real_ok or blanks:
                 entry = (child, left_part, tiles_used, real_ok, blanks > 0)
@@ -461,9 +619,7 @@ def _left_parts(root: dict, counts: dict, longest: int) -> list[dict]:
                     entries.append(entry)
         if size == longest:
             return
-        for letter, child in node.items():
-            if letter is END:
-                continue
+        for letter, child in zip(letters, children):
             if counts[letter]:
                 counts[letter] -= 1
                 spelled.append((letter, False))
@@ -485,15 +641,92 @@ def _left_parts(root: dict, counts: dict, longest: int) -> list[dict]:
     return by_size
 
 
-def generate(board: Board, rack: str, variant: Variant, lexicon) -> list[Play]:
-    """Every legal play of ``rack`` ("?" = blank) on ``board``, each with its score.
+# -- shadow bounds -----------------------------------------------------------------------
 
-    Both directions, every blank letter, cross words checked; each placement once.
+def _size_bounds(call: _Call, data: _Line, anchor: int, limit: int,
+                 leaves: _Leaves | None) -> list[float]:
+    """For each left-part size an anchor allows, the most a play grown from it with a
+    left part of that size can score (plus the best leave value it could keep).
+
+    A play starting ``size`` squares before the anchor covers those free squares, the
+    anchor, and rightwards further empty squares (each taking a rack tile that passes
+    its cross-check) and the tiles between them. Its score is at most: the board tiles
+    of its main word times the word multiplier, plus each cross word's board tiles
+    times its multiplier, plus the rack tiles' values on their squares — bounded by the
+    rack's values, highest first, paired with the squares' multipliers, highest first,
+    and by each square's best allowed tile — plus the whole-rack bonus. Every term grows
+    when a square is added, so the longest such span (up to the rack's size and the
+    longest word) bounds all the shorter ones with the same start.
     """
-    source = (board, variant)
-    return [Play(score, placement, across, source=source)
-            for score, placement, across in _raw_plays(board, rack, variant, lexicon)]
+    tiles, tile_values = data.tiles, data.tile_values
+    lm, wm, cross_mult, max_value, cross_points = (
+        data.lm, data.wm, data.cross_mult, data.max_value, data.blank_points)
+    combine = call.combine
+    rack_length, rack_size = call.rack_length, call.rack_size
+    max_length, min_length = call.max_length, call.min_length
+    values = call.values_desc
+    variant = call.variant
+    bonus_points, doubles = variant.all_tiles_bonus, variant.all_tiles_doubles_main
 
+    if anchor > 0 and tiles[anchor - 1] is not None:
+        fixed_start = anchor - 1
+        while fixed_start > 0 and tiles[fixed_start - 1] is not None:
+            fixed_start -= 1
+        points = sum(tile_values[fixed_start:anchor])
+    else:
+        fixed_start = None
+        points = 0
+    # The ends a play can reach rightwards: (rack tiles laid from the anchor on, last
+    # square of the word, board tiles' points in the word, squares the tiles cover).
+    ends = []
+    squares: list[int] = []
+    i = anchor
+    while i < SIZE and len(squares) < rack_length and max_value[i] >= 0:
+        squares.append(i)
+        j = i + 1
+        while j < SIZE and tiles[j] is not None:
+            points += tile_values[j]
+            j += 1
+        ends.append((len(squares), j - 1, points, list(squares)))
+        i = j
+
+    bounds = [_NO_PLAY] * (limit + 1)
+    for size in range(limit + 1):
+        start = anchor - size if fixed_start is None else fixed_start
+        chosen = -1
+        for k, (laid, end, _, _) in enumerate(ends):
+            if laid + size > rack_length or end - start + 1 > max_length:
+                break
+            chosen = k
+        if chosen < 0:
+            continue
+        laid, end, points, right = ends[chosen]
+        if end - start + 1 < min_length:
+            continue
+        new = list(range(anchor - size, anchor)) + right if size else right
+        count = len(new)
+        multiplier = 1
+        for square in new:
+            multiplier = combine(multiplier, wm[square])
+        bonus = 0
+        if count == rack_size:
+            bonus = bonus_points
+            if doubles:
+                multiplier *= 2
+        coefficients = [lm[square] * (multiplier + cross_mult[square]) for square in new]
+        cap = sum(map(mul, [max_value[square] for square in new], coefficients))
+        coefficients.sort(reverse=True)
+        paired = sum(map(mul, values, coefficients))
+        bound = (points * multiplier + sum([cross_points[square] for square in new])
+                 + min(cap, paired) + bonus)
+        if leaves is not None:
+            best = leaves.best_by_played
+            bound += max([best[ends[k][0] + size] for k in range(chosen + 1)])
+        bounds[size] = bound
+    return bounds
+
+
+# -- the API -----------------------------------------------------------------------------
 
 class RankedPlay(Play):
     """A Play as ``best`` and ``top`` return it: also the tiles kept and the equity.
@@ -522,38 +755,79 @@ def leave_of(rack: str, placement) -> str:
     return "".join(sorted(kept))
 
 
+def _mirrored(entry: tuple) -> tuple:
+    rank, score, placement, _, leave = entry
+    return (rank, score, tuple([(c, r, letter, blank) for r, c, letter, blank in placement]),
+            False, leave)
+
+
+def generate(board: Board, rack: str, variant: Variant, lexicon) -> list[Play]:
+    """Every legal play of ``rack`` ("?" = blank) on ``board``, each with its score.
+
+    Both directions, every blank letter, cross words checked; each placement once.
+    """
+    call = _Call(board, rack, variant, lexicon)
+    out = _Plays()
+    if call.rack_length:
+        for data in call.lines():
+            search = _searcher(call, data, out, None)
+            for anchor in data.anchors:
+                search(anchor)
+    if call.mirror:
+        out.extend([_mirrored(entry) for entry in out])
+    source = (board, variant)
+    return [Play(score, placement, across, source=source)
+            for _, score, placement, across, _ in out]
+
+
 def top(board: Board, rack: str, variant: Variant, lexicon, n: int = 10, *,
-        leave_value=None, leave_bound: float | None = None) -> list[RankedPlay]:
-    """The ``n`` best plays, best first (ties in a fixed order: by squares).
+        leave_value: Callable[[str], float] | None = None,
+        leave_bound: float | None = None) -> list[RankedPlay]:
+    """The ``n`` best plays, best first (equal ones ordered by their squares, so
+    ``top(n)`` always extends ``top(n - 1)``).
 
     Without ``leave_value`` plays are ranked by score. With it, a callable taking a
     leave (the rack tiles kept, as a sorted string, "?" for blanks) and returning a
-    float, plays are ranked by equity = score + leave_value(leave). ``leave_bound``,
-    if given, must be at least every value ``leave_value`` can return for this rack;
-    the search may use it to skip plays that cannot rank. Each returned play carries
-    ``leave`` and ``equity`` as well as ``score``, ``words`` and ``placement``.
+    float, plays are ranked by equity = score + leave_value(leave). The search asks
+    ``leave_value`` about every leave the rack allows (at most 256), to bound each
+    anchor's best equity; a caller whose leave values are costly may pass
+    ``leave_bound`` instead, a number no leave value exceeds (a looser bound makes the
+    search slower, never wrong). Each returned play carries ``leave`` and ``equity``
+    as well as ``score``, ``words`` and ``placement``.
     """
+    if n <= 0:
+        return []
+    call = _Call(board, rack, variant, lexicon)
+    leaves = None if leave_value is None else _Leaves(call, leave_value, leave_bound)
+    out = _Plays(n)
+    if call.rack_length:
+        units = []
+        for data in call.lines():
+            for anchor in data.anchors:
+                bounds = _size_bounds(call, data, anchor, call.left_limit(data, anchor), leaves)
+                bound = max(bounds)
+                if bound > _NO_PLAY:
+                    units.append((bound, data, anchor, bounds))
+        units.sort(key=lambda unit: -unit[0])
+        for bound, data, anchor, bounds in units:
+            if bound < out.floor:
+                break
+            if data.searcher is None:
+                data.searcher = _searcher(call, data, out, leaves)
+            data.searcher(anchor, bounds)
+    found = list(out)
+    if call.mirror:
+        found.extend([_mirrored(entry) for entry in found])
+    chosen = heapq.nsmallest(n, found, key=lambda entry: (-entry[0], sorted(entry[2])))
     source = (board, variant)
-    if leave_value is None:
-        raw = _raw_plays(board, rack, variant, lexicon, best=max(n, 1))
-        ranked = [(score, placement, across, score) for score, placement, across in raw]
-    else:
-        values: dict[str, float] = {}
-        ranked = []
-        for score, placement, across in _raw_plays(board, rack, variant, lexicon):
-            leave = leave_of(rack, placement)
-            value = values.get(leave)
-            if value is None:
-                value = values[leave] = leave_value(leave)
-            ranked.append((score, placement, across, score + value))
-    # Equal equities are ordered by placement, so top(n) always extends top(n - 1).
-    chosen = heapq.nsmallest(n, ranked, key=lambda r: (-r[3], sorted(r[1])))
-    return [RankedPlay(score, placement, across, leave_of(rack, placement), equity,
+    return [RankedPlay(score, placement, across,
+                       leave if leave is not None else leave_of(rack, placement), rank,
                        source=source)
-            for score, placement, across, equity in chosen]
+            for rank, score, placement, across, leave in chosen]
 
 
-def best(board: Board, rack: str, variant: Variant, lexicon, *, leave_value=None,
+def best(board: Board, rack: str, variant: Variant, lexicon, *,
+         leave_value: Callable[[str], float] | None = None,
          leave_bound: float | None = None) -> RankedPlay | None:
     """The best play (by score, or by equity with ``leave_value``; see ``top``), or
     None when the rack has no legal play."""
