@@ -21,8 +21,10 @@ VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
 
 env = environ.Env()
 
-# pytest sets PYTEST_VERSION for the duration of a run.
-TESTING = "PYTEST_VERSION" in os.environ
+# Set by the test configuration (tests/services.py, which pytest loads first) and so
+# inherited by the processes the tests start: no SECRET_KEY needed, DEBUG off, static
+# files served from the source folders, no HTTPS redirect or secure-only cookies.
+TESTING = env.bool("WORDFALL_TESTING", default=False)
 
 REDIS_URL = env.str("REDIS_URL", default="")
 SERVER_MODE = bool(env.str("DATABASE_URL", default="")) and bool(REDIS_URL)

@@ -57,29 +57,30 @@ def lock_digest() -> str | None:
     return first.removeprefix(DIGEST_PREFIX) if first.startswith(DIGEST_PREFIX) else None
 
 
-def venv_usable() -> bool:
+def venv_usable(venv: Path = VENV) -> bool:
     """A venv is usable when its python runs and has pip (Debian without python3-venv
     leaves `.venv/bin/python` with no pip in it)."""
-    if not PY.exists():
+    python = venv / "bin" / "python"
+    if not python.exists():
         return False
-    result = subprocess.run([str(PY), "-m", "pip", "--version"], capture_output=True)
+    result = subprocess.run([str(python), "-m", "pip", "--version"], capture_output=True)
     return result.returncode == 0
 
 
-def create_venv() -> None:
-    if VENV.exists() and not venv_usable():
-        say(".venv is half-made (its python has no pip, or does not run): making it again.")
-        shutil.rmtree(VENV)
-    if VENV.exists():
+def create_venv(venv: Path = VENV, python: str = sys.executable) -> None:
+    """Make ``venv`` usable: remove a half-made one, create it; exit with advice if impossible."""
+    if venv.exists() and not venv_usable(venv):
+        say(f"{venv.name} is half-made (its python has no pip, or does not run): making it again.")
+        shutil.rmtree(venv)
+    if venv.exists():
         return
-    say(f"creating .venv with {sys.executable} (Python {sys.version.split()[0]})")
-    result = subprocess.run([sys.executable, "-m", "venv", str(VENV)], capture_output=True, text=True)
-    if result.returncode != 0 or not venv_usable():
-        shutil.rmtree(VENV, ignore_errors=True)
-        version = f"{sys.version_info.major}.{sys.version_info.minor}"
-        say(f"could not create a virtual environment with pip:\n{result.stderr.strip()}")
-        say(f"On Debian or Ubuntu install the venv module first: sudo apt-get install python3-venv "
-            f"(or python{version}-venv), then run the command again.")
+    say(f"creating {venv.name} with {python}")
+    result = subprocess.run([python, "-m", "venv", str(venv)], capture_output=True, text=True)
+    if result.returncode != 0 or not venv_usable(venv):
+        shutil.rmtree(venv, ignore_errors=True)
+        say(f"could not create a virtual environment with pip: {(result.stderr or result.stdout).strip()}")
+        say("On Debian or Ubuntu install Python's venv module first: sudo apt-get install python3-venv "
+            "(python3.X-venv for another python3.X), then run the command again.")
         sys.exit(1)
 
 

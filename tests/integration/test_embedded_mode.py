@@ -16,7 +16,7 @@ from tests.conftest import ROOT, free_port, wait_for_port
 @pytest.fixture(scope="module")
 def embedded_site(tmp_path_factory):
     var = tmp_path_factory.mktemp("embedded-var")
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "PYTEST_VERSION", "DJANGO_SETTINGS_MODULE")}
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "WORDFALL_TESTING", "DJANGO_SETTINGS_MODULE")}
     env["VAR_DIR"] = str(var)
     bin_dir = Path(sys.executable).parent
     subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env, check=True, capture_output=True)
@@ -86,7 +86,7 @@ print("early", early, "done", not OnlineConnection.objects.exists(), "after", ro
 
 def test_embedded_worker_honours_a_countdown(tmp_path):
     """With no broker, a task sent with a countdown runs in-process, and not before its time."""
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "PYTEST_VERSION")}
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "WORDFALL_TESTING")}
     env.update(VAR_DIR=str(tmp_path), DJANGO_SETTINGS_MODULE="config.settings")
     result = subprocess.run(
         [sys.executable, "-c", EMBEDDED_COUNTDOWN_SCRIPT], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60

@@ -57,7 +57,7 @@ def shell(env, code: str) -> dict:
 @pytest.fixture
 def embedded(tmp_path):
     env = {k: v for k, v in os.environ.items()
-           if k not in ("DATABASE_URL", "REDIS_URL", "PYTEST_VERSION", "DJANGO_SETTINGS_MODULE")}
+           if k not in ("DATABASE_URL", "REDIS_URL", "WORDFALL_TESTING", "DJANGO_SETTINGS_MODULE")}
     env["VAR_DIR"] = str(tmp_path)
     subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env, check=True,
                    capture_output=True)

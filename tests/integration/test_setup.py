@@ -1,0 +1,119 @@
+"""Setting up from nothing: the production settings, the throwaway servers, `.venv` repair, the lock."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import redis
+
+from tests.services import PostgresServer, RedisServer
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+import install  # noqa: E402  (tools/ is a folder of scripts, not a package)
+
+
+def production_env(**extra: str) -> dict[str, str]:
+    """The environment of a deployment: server mode, a real key, none of the test switches."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("WORDFALL_TESTING", "DJANGO_SETTINGS_MODULE", "DEBUG", "PYTEST_VERSION")}
+    env.update(
+        DATABASE_URL="postgres://wordfall:secret@db.internal:5432/wordfall",
+        REDIS_URL="redis://redis.internal:6379/0",
+        SECRET_KEY="x7-Qm2vR9tLz_4kPf8HwYc3Nb6Jd1Gs5Ae0Uo-Ti9Wl2Xr7Kq4Mn8Vb3Pz6Hy1Cj5",
+        ALLOWED_HOSTS="play.example.org",
+        CSRF_TRUSTED_ORIGINS="https://play.example.org",
+    )
+    env.update(extra)
+    return env
+
+
+def test_production_settings_pass_check_deploy_with_no_warning():
+    """Server mode with DEBUG off and a long key: `check --deploy` finds nothing, not even a warning."""
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT, env=production_env(), capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues" in result.stdout
+
+
+def test_production_settings_refuse_a_missing_or_short_secret_key():
+    """Without the test switch, server mode will not start on no key or a short one."""
+    for key in ("", "too-short"):
+        result = subprocess.run(
+            [sys.executable, "manage.py", "check"], cwd=ROOT, env=production_env(SECRET_KEY=key),
+            capture_output=True, text=True, timeout=120,
+        )
+        assert result.returncode != 0
+        assert "SECRET_KEY" in result.stderr
+
+
+def test_redis_server_killed_and_restarted_keeps_its_port_and_starts_empty():
+    """SIGKILL stops it at once; restart answers on the same URL with no data (no persistence)."""
+    with RedisServer() as server:
+        client = redis.Redis.from_url(server.url, socket_timeout=2)
+        client.set("round", "playing")
+        url = server.url
+        server.kill()
+        assert not server.running
+        with pytest.raises(redis.ConnectionError):
+            redis.Redis.from_url(url, socket_timeout=1).ping()
+        server.restart()
+        assert server.url == url
+        assert redis.Redis.from_url(url).get("round") is None
+    assert not server.dir.exists()
+
+
+def test_postgres_server_survives_a_kill_with_committed_rows():
+    """A throwaway cluster of its own: a committed row is still there after SIGKILL and restart."""
+    import psycopg
+
+    with PostgresServer() as server:
+        with psycopg.connect(server.url, autocommit=True) as conn:
+            conn.execute("CREATE TABLE words (word text)")
+            conn.execute("INSERT INTO words VALUES ('rampage')")
+        server.kill()
+        assert not server.running
+        server.restart()
+        with psycopg.connect(server.url) as conn:
+            assert conn.execute("SELECT word FROM words").fetchall() == [("rampage",)]
+    assert not server.dir.exists()
+
+
+def test_a_half_made_venv_is_made_again(tmp_path, capsys):
+    """A venv whose python has no pip (Debian without python3-venv) is removed and rebuilt with pip."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    assert (venv / "bin" / "python").exists() and not install.venv_usable(venv)
+
+    install.create_venv(venv, python=sys.executable)
+
+    assert install.venv_usable(venv)
+    assert "half-made" in capsys.readouterr().err
+
+
+def test_a_python_that_cannot_make_a_venv_gets_the_package_to_install(tmp_path, capsys):
+    """When `python -m venv` fails, nothing half-made is left and the message names python3-venv."""
+    broken = tmp_path / "python3"
+    broken.write_text("#!/bin/sh\necho 'ensurepip is not available' >&2\nexit 1\n")
+    broken.chmod(0o755)
+    venv = tmp_path / "venv"
+
+    with pytest.raises(SystemExit) as exit_:
+        install.create_venv(venv, python=str(broken))
+
+    assert exit_.value.code == 1
+    assert not venv.exists()
+    assert "apt-get install python3-venv" in capsys.readouterr().err
+
+
+def test_the_lock_was_made_from_the_current_pyproject():
+    """requirements.lock records the pyproject.toml requirements it was made from; `make lock` after a change."""
+    assert install.lock_digest() == install.pyproject_digest(), (
+        "pyproject.toml's dependencies changed since requirements.lock was made: run `make lock`"
+    )
