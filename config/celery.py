@@ -1,4 +1,24 @@
-"""The Celery app: Redis broker in server mode, the in-process broker when embedded."""
+"""The Celery app: Redis broker in server mode, the in-process broker when embedded.
+
+The broker is allowed to lose what it holds. Every scheduled piece of work (round ends,
+bot turns, forfeits, reminders) is also written in PostgreSQL and a beat sweep redoes
+whatever is overdue, and every task is idempotent (docs/deployment.md, "Faults").
+The settings below only make the worker itself ride out a broker restart:
+
+- celery is pinned below 5.7: 5.7.0 closes the lost connection after detaching its
+  transport, and closing the channel then restores the unacknowledged messages (every
+  ETA task the worker holds) through a pool that has no host any more, which kills the
+  worker with ``AttributeError: 'NoneType' object has no attribute 'hostname'``.
+- The worker retries the broker forever instead of exiting after 100 tries; the
+  process supervisor restarts it if it dies anyway.
+- A task running when the connection drops finishes (its work is one transaction);
+  its acknowledgement is lost, so the broker redelivers it after the visibility
+  timeout, and idempotency makes the second run a no-op.
+- The visibility timeout stays long (an hour): an ETA task is unacknowledged while
+  the worker holds it, so a timeout shorter than the longest countdown (a 10-minute
+  round end, a live game's forfeit) would deliver it again and again. Recovery after a
+  killed worker is the sweeps' job, within seconds, not the redelivery's.
+"""
 
 import os
 
@@ -8,4 +28,10 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("wordfall")
 app.config_from_object("django.conf:settings", namespace="CELERY")
+app.conf.update(
+    broker_connection_retry_on_startup=True,
+    broker_connection_max_retries=None,
+    broker_transport_options={"visibility_timeout": 3600},
+    worker_cancel_long_running_tasks_on_connection_loss=False,
+)
 app.autodiscover_tasks()
