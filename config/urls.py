@@ -9,5 +9,6 @@ urlpatterns = [
     path("hunts/", include("games.hunts.urls")),
     path("words/", include("lexicon.urls")),
     path("games/", include("games.crosswords.urls")),
+    path("ratings/", include("games.ratings.urls")),
     path("", include("accounts.urls")),
 ]

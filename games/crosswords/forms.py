@@ -31,6 +31,12 @@ class NewGameForm(forms.Form):
     open_seats = forms.TypedChoiceField(
         label="Open seats for anyone in the lobby", coerce=int, initial=0,
         choices=[(0, "None"), (1, "1"), (2, "2"), (3, "3")])
+    ranked = forms.BooleanField(
+        label="Ranked", required=False,
+        help_text="Two players only: the result changes both ratings.")
+    rating_min = forms.IntegerField(label="Lowest rating of a taker", required=False,
+                                    help_text="Ranked open seeks only; leave empty for anyone.")
+    rating_max = forms.IntegerField(label="Highest rating of a taker", required=False)
 
     def __init__(self, *args, player=None, **kwargs):
         super().__init__(*args, **kwargs)

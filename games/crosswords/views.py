@@ -51,7 +51,8 @@ def new_game(request):
             game = services.game_create(
                 creator=request.user, variant=data["variant"],
                 seconds_per_move=data["seconds_per_move"], invitees=data["invitees"],
-                open_seats=data["open_seats"])
+                open_seats=data["open_seats"], ranked=data["ranked"],
+                rating_min=data["rating_min"], rating_max=data["rating_max"])
         except Refused as refused:
             form.add_error(None, refused.reason)
         else:

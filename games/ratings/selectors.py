@@ -7,12 +7,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import timedelta
+
+from django.db.models import Q
 
 from . import scale
 from .models import Rating
 from .pools import POOL_INFO, POOLS
 
-__all__ = ["POOLS", "POOL_INFO", "PlayerRating", "DEFAULT", "player_rating", "player_ratings", "check_pool"]
+__all__ = [
+    "POOLS", "POOL_INFO", "PlayerRating", "DEFAULT", "player_rating", "player_ratings", "check_pool",
+    "ranked_seek_problem", "seek_taker_problem",
+]
 
 
 @dataclass(frozen=True)
@@ -56,3 +62,121 @@ def player_ratings(user_ids: Iterable[int], pool: str) -> dict[int, PlayerRating
         .values_list("user_id", "rating", "games")
     }
     return {user_id: found.get(user_id, DEFAULT) for user_id in ids}
+
+
+# --------------------------------------------------------------------------- ranked seeks
+
+#: The ratings a seek's range may name.
+RANGE_LOWEST, RANGE_HIGHEST = 100, 3500
+
+
+def range_text(rating_min: int | None, rating_max: int | None) -> str:
+    if rating_min is not None and rating_max is not None:
+        return f"{rating_min}–{rating_max}"
+    return f"{rating_min} or more" if rating_min is not None else f"{rating_max} or less"
+
+
+def ranked_seek_problem(*, creator, pool: str, players: int, ranked: bool, open_seek: bool,
+                        rating_min: int | None, rating_max: int | None) -> str | None:
+    """Why a new ranked game or rating range cannot be set up as asked; None if it can."""
+    name = POOL_INFO[check_pool(pool)].name
+    if ranked and players != 2:
+        return f"A ranked {name} game is for two players."
+    if getattr(creator, "is_bot", False) and ranked:
+        return "Bots do not play ranked games."
+    if rating_min is None and rating_max is None:
+        return None
+    if not ranked or not open_seek:
+        return "A rating range is for ranked open seeks only."
+    for bound in (rating_min, rating_max):
+        if bound is not None and not RANGE_LOWEST <= bound <= RANGE_HIGHEST:
+            return f"A rating range lies between {RANGE_LOWEST} and {RANGE_HIGHEST}."
+    if rating_min is not None and rating_max is not None and rating_min > rating_max:
+        return "The lowest rating of the range is above its highest."
+    own = player_rating(creator, pool).rating
+    if not _within(own, rating_min, rating_max):
+        return f"Your {name} rating ({own}) is outside the range {range_text(rating_min, rating_max)}."
+    return None
+
+
+def _within(rating: int, rating_min: int | None, rating_max: int | None) -> bool:
+    return (rating_min is None or rating >= rating_min) and (rating_max is None or rating <= rating_max)
+
+
+def seek_taker_problem(*, player, pool: str, ranked: bool, rating_min: int | None,
+                       rating_max: int | None) -> str | None:
+    """Why ``player`` may not take a (ranked, maybe rating-limited) seek; None if they may."""
+    if ranked and getattr(player, "is_bot", False):
+        return "Bots do not play ranked games."
+    if rating_min is None and rating_max is None:
+        return None
+    own = player_rating(player, pool).rating
+    if _within(own, rating_min, rating_max):
+        return None
+    name = POOL_INFO[check_pool(pool)].name
+    return (f"This seek is for players rated {range_text(rating_min, rating_max)}; "
+            f"your {name} rating is {own}.")
+
+
+# --------------------------------------------------------------------------- leaderboards
+
+#: A player shows on a leaderboard only after a rated game in the pool this recently.
+ACTIVE_DAYS = 90
+LEADERBOARD_PAGE = 50
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One leaderboard line."""
+
+    place: int
+    user_id: int
+    username: str
+    name: str
+    rating: int
+    games: int
+    is_bot: bool = False
+
+
+def _ranked(pool: str, now=None):
+    from django.utils import timezone
+
+    now = now or timezone.now()
+    return Rating.objects.filter(
+        pool=pool, games__gte=scale.PROVISIONAL_GAMES,
+        last_played_at__gte=now - timedelta(days=ACTIVE_DAYS), user__is_active=True,
+    )
+
+
+def leaderboard(pool: str, *, page: int | str = 1, per_page: int = LEADERBOARD_PAGE, now=None):
+    """One page of ``pool``'s leaderboard, best first: (django Page, [Standing]).
+
+    Only active players with a settled (not provisional) rating are ranked; equal ratings
+    keep a stable order (the earlier account first). A page number out of range gives the
+    nearest page.
+    """
+    from django.core.paginator import Paginator
+
+    check_pool(pool)
+    rows = (_ranked(pool, now).order_by("-rating", "user_id")
+            .values_list("user_id", "user__username", "user__display_name", "rating", "games", "user__is_bot"))
+    shown = Paginator(rows, per_page).get_page(page)
+    start = shown.start_index()
+    return shown, [
+        Standing(start + index, user_id, username, name or username, rating, games, is_bot)
+        for index, (user_id, username, name, rating, games, is_bot) in enumerate(shown.object_list)
+    ]
+
+
+def leaderboard_place(user, pool: str, *, now=None) -> Standing | None:
+    """``user``'s line on ``pool``'s leaderboard, wherever it is; None if not ranked there."""
+    check_pool(pool)
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    rows = _ranked(pool, now)
+    mine = rows.filter(user_id=user.pk).values_list("rating", "games").first()
+    if mine is None:
+        return None
+    rating, games = mine
+    above = rows.filter(Q(rating__gt=rating) | Q(rating=rating, user_id__lt=user.pk)).count()
+    return Standing(above + 1, user.pk, user.username, user.shown_name, rating, games, user.is_bot)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
+from games.ratings import selectors as ratings
+from games.ratings.pools import crossword_pool
 from lexicon.services import current_version
 
 from .. import selectors
@@ -24,11 +26,14 @@ def _engine_variant(variant: str):
 
 @transaction.atomic
 def game_create(*, creator, variant: str, seconds_per_move: int, invitees=(),
-                open_seats: int = 0) -> Game:
+                open_seats: int = 0, ranked: bool = False, rating_min: int | None = None,
+                rating_max: int | None = None) -> Game:
     """Create a game with ``creator`` in seat 1, then the invitees, then open seats.
 
     Invitees are asked to accept; open seats make the game an open seek that anyone
     can take from the lobby. The game starts when every seat is filled and accepted.
+    A ranked game is for two people and changes their ratings; a ranked open seek may
+    name a rating range its taker must be in.
     """
     rules = _engine_variant(variant)
     invitees = list(invitees)
@@ -48,11 +53,18 @@ def game_create(*, creator, variant: str, seconds_per_move: int, invitees=(),
         if not invitee.is_active:
             raise Refused(f"{invitee.username} cannot play.")
         seen.add(invitee.pk)
+    if ranked or rating_min is not None or rating_max is not None:
+        problem = ratings.ranked_seek_problem(
+            creator=creator, pool=crossword_pool(variant), players=players, ranked=ranked,
+            open_seek=open_seats > 0, rating_min=rating_min, rating_max=rating_max)
+        if problem:
+            raise Refused(problem)
     code = rules.default_lexicon
     game = Game.objects.create(
         variant=variant, players=players, lexicon_code=code,
         lexicon_version=current_version(code), seconds_per_move=seconds_per_move,
-        is_open_seek=open_seats > 0, created_by=creator)
+        is_open_seek=open_seats > 0, created_by=creator, ranked=ranked,
+        rating_min=rating_min if ranked else None, rating_max=rating_max if ranked else None)
     Seat.objects.create(game=game, index=0, user=creator, accepted=True)
     for index, invitee in enumerate(invitees, start=1):
         Seat.objects.create(game=game, index=index, user=invitee)
@@ -89,6 +101,11 @@ def game_accept(*, game_id: int, player) -> Game:
         free = next((s for s in seats if s.user_id is None), None)
         if free is None or not game.is_open_seek:
             raise Refused("There is no seat for you in this game.", status=403)
+        problem = ratings.seek_taker_problem(player=player, pool=crossword_pool(game.variant),
+                                             ranked=game.ranked, rating_min=game.rating_min,
+                                             rating_max=game.rating_max)
+        if problem:
+            raise Refused(problem, status=403)
         free.user = player
         free.accepted = True
         free.save(update_fields=["user", "accepted"])
@@ -171,7 +188,7 @@ def game_rematch(*, game_id: int, player) -> Game:
         variant=game.variant, players=game.players, lexicon_code=code,
         lexicon_version=current_version(code), series=game.series,
         game_number=game.game_number + 1, rematch_of=game,
-        seconds_per_move=game.seconds_per_move, created_by=player)
+        seconds_per_move=game.seconds_per_move, created_by=player, ranked=game.ranked)
     for seat in seats:
         Seat.objects.create(game=rematch, index=seat.index, user=seat.user,
                             accepted=seat.user_id == player.pk)

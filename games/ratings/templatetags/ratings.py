@@ -1,0 +1,94 @@
+"""Rating badges, rating changes, the profile's statistics and its SVG rating charts."""
+
+from __future__ import annotations
+
+from django import template
+
+from games.ratings import selectors, stats
+from games.ratings.models import RatedPlayer
+from games.ratings.pools import crossword_pool
+
+register = template.Library()
+
+CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 320, 110, 6
+CHART_MIN_SPAN = 100  # rating points: a flat history still reads as flat, not as a cliff
+
+
+def change_of(kind: str, object_id: int, user_id: int) -> dict:
+    """The rating change of ``user_id`` in a game: {"state": "none"|"pending"|"done", ...}."""
+    row = (RatedPlayer.objects.filter(result__kind=kind, result__object_id=object_id, user_id=user_id)
+           .values_list("rating_before", "rating_after", "result__applied").first())
+    if row is None:
+        return {"state": "none"}
+    before, after, applied = row
+    if not applied or after is None:
+        return {"state": "pending", "kind": kind, "object_id": object_id, "user_id": user_id}
+    return {"state": "done", "change": after - before, "after": after}
+
+
+@register.inclusion_tag("ratings/_change.html")
+def rating_change(kind: str, object_id: int, user) -> dict:
+    """"+12" / "−8" beside a player in a rated game; a pending change fetches itself."""
+    return change_of(kind, object_id, getattr(user, "pk", user))
+
+
+@register.inclusion_tag("ratings/_rating.html")
+def pool_rating(user, pool: str) -> dict:
+    """A player's rating in ``pool``, marked "?" while provisional."""
+    return {"rating": selectors.player_rating(user, pool), "pool": pool}
+
+
+@register.inclusion_tag("ratings/_rating.html")
+def seeker_rating(game) -> dict:
+    """The rating of the player who opened a crossword seek, in the game's pool."""
+    return pool_rating(game.created_by_id, crossword_pool(game.variant))
+
+
+@register.inclusion_tag("ratings/_chart.html")
+def rating_chart(history: list[tuple], label: str = "Rating") -> dict:
+    """A server-drawn SVG line of the ratings after each rated game, oldest first."""
+    if not history:
+        return {"points": ""}
+    ratings = [after for _, after in history]
+    low, high = min(ratings), max(ratings)
+    if high - low < CHART_MIN_SPAN:
+        middle = (high + low) / 2
+        low, high = middle - CHART_MIN_SPAN / 2, middle + CHART_MIN_SPAN / 2
+    inner_w, inner_h = CHART_WIDTH - 2 * CHART_PAD, CHART_HEIGHT - 2 * CHART_PAD
+    step = inner_w / max(1, len(ratings) - 1)
+
+    def y(value):
+        return round(CHART_PAD + inner_h * (high - value) / (high - low), 1)
+
+    points = " ".join(f"{round(CHART_PAD + index * step, 1)},{y(value)}" for index, value in enumerate(ratings))
+    last_x, last_y = points.split()[-1].split(",")
+    return {
+        "points": points, "width": CHART_WIDTH, "height": CHART_HEIGHT, "label": label,
+        "low": round(low), "high": round(high), "first": ratings[0], "last": ratings[-1],
+        "games": len(ratings), "peak": max(ratings), "last_x": last_x, "last_y": last_y,
+        "first_at": history[0][0], "last_at": history[-1][0],
+    }
+
+
+@register.inclusion_tag("ratings/_profile_stats.html", takes_context=True)
+def profile_statistics(context, player) -> dict:
+    """The profile's ratings and statistics section for ``player``."""
+    return {
+        "player": player, "viewer": context.get("user"),
+        "pools": stats.pool_stats(player), "opponents": stats.opponents(player),
+        "best": stats.best_plays(player),
+    }
+
+
+@register.simple_tag
+def rating_range(rating_min, rating_max) -> str:
+    """A seek's rating range in words: "1300–1700", "1500 or more", "1700 or less"."""
+    from games.ratings.selectors import range_text
+
+    return range_text(rating_min, rating_max)
+
+
+@register.filter
+def signed(value: int) -> str:
+    """+12, −8 (a true minus sign), ±0."""
+    return f"+{value}" if value > 0 else f"−{-value}" if value < 0 else "±0"

@@ -1,0 +1,34 @@
+"""Leaderboard pages and the small rating-change fragment that pending changes poll."""
+
+from __future__ import annotations
+
+from django.http import Http404
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from . import scale, selectors
+from .pools import POOL_INFO, POOLS
+from .templatetags.ratings import change_of
+
+
+@require_GET
+def leaderboard(request, pool: str = POOLS[0]):
+    if pool not in POOL_INFO:
+        raise Http404("No such leaderboard.")
+    page, standings = selectors.leaderboard(pool, page=request.GET.get("page") or 1)
+    mine = selectors.leaderboard_place(request.user, pool)
+    mine_on_page = mine is not None and any(s.user_id == mine.user_id for s in standings)
+    context = {
+        "pool": POOL_INFO[pool], "pools": [POOL_INFO[code] for code in POOLS],
+        "page": page, "standings": standings, "total": page.paginator.count,
+        "mine": mine, "mine_on_page": mine_on_page,
+        "mine_page": (mine.place - 1) // selectors.LEADERBOARD_PAGE + 1 if mine else None,
+        "settled": scale.PROVISIONAL_GAMES, "active_days": selectors.ACTIVE_DAYS,
+    }
+    return render(request, "ratings/leaderboard.html", context)
+
+
+@require_GET
+def change(request, kind: str, object_id: int, user_id: int):
+    """The rating change of one player in one game, as the badge fragment."""
+    return render(request, "ratings/_change.html", change_of(kind, object_id, user_id))
