@@ -276,9 +276,9 @@ def main(argv: list[str]) -> int:
             try:
                 socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
                 break
-            except OSError:
+            except OSError as exc:
                 if time.monotonic() > deadline or daphne.poll() is not None:
-                    raise RuntimeError(f"daphne did not start; see {log_path}")
+                    raise RuntimeError(f"daphne did not start; see {log_path}") from exc
                 time.sleep(0.2)
         cpu_before = _cpu_seconds(daphne.pid)
         started = time.perf_counter()

@@ -42,7 +42,8 @@ from __future__ import annotations
 import struct
 import sys
 from array import array
-from typing import Callable, Iterable, Iterator, NamedTuple
+from collections.abc import Callable, Iterable, Iterator
+from typing import NamedTuple
 
 #: Header of the precompiled form: magic, then node, edge, word-node and word counts
 #: and the root, all little-endian; then ``first`` (uint32 per node + 1), ``targets``
@@ -79,11 +80,11 @@ class Lexicon:
                  "child", "children", "is_word", "letters", "walk", "__weakref__")
 
     root: int
-    child: Callable[[int, str], "int | None"]
-    children: Callable[[int], "tuple[tuple[str, int], ...]"]
+    child: Callable[[int, str], int | None]
+    children: Callable[[int], tuple[tuple[str, int], ...]]
     is_word: Callable[[int], bool]
     letters: Callable[[int], str]
-    walk: Callable[["int | None", str], "int | None"]
+    walk: Callable[[int | None, str], int | None]
 
     def __init__(self, first: array, text: str, targets: array, n_final: int,
                  count: int, root: int) -> None:
@@ -144,7 +145,7 @@ class Lexicon:
         self.walk = walk
 
     @classmethod
-    def from_words(cls, words: Iterable[str]) -> "Lexicon":
+    def from_words(cls, words: Iterable[str]) -> Lexicon:
         """Build a lexicon from any iterable of words (duplicates are ignored)."""
         return _build(sorted(set(words)))
 
@@ -215,7 +216,7 @@ class Lexicon:
         return header + first.tobytes() + targets.tobytes() + self._text.encode("ascii")
 
     @classmethod
-    def from_bytes(cls, data: bytes) -> "Lexicon":
+    def from_bytes(cls, data: bytes) -> Lexicon:
         """Load a lexicon from ``to_bytes`` output; LexiconFormatError if malformed."""
         if len(data) < FORMAT.size:
             raise LexiconFormatError("too short for a lexicon header")

@@ -42,7 +42,7 @@ MIN_LETTERS, MAX_LETTERS = 2, 15
 _WORD = re.compile(r"[a-z]+")
 _CACHE_SIZE = 12
 
-_loaded: "OrderedDict[tuple[str, int], core.Lexicon]" = OrderedDict()
+_loaded: OrderedDict[tuple[str, int], core.Lexicon] = OrderedDict()
 _load_lock = threading.Lock()
 
 

@@ -16,8 +16,8 @@ import lzma
 import os
 import re
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from lexicon.core import MAGIC, Lexicon, LexiconFormatError
 

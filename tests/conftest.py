@@ -167,7 +167,7 @@ class LiveSite:
         self.processes.append(process)
         return process
 
-    def start(self) -> "LiveSite":
+    def start(self) -> LiveSite:
         bin_dir = Path(sys.executable).parent
         web = self._spawn("daphne", [str(bin_dir / "daphne"), "-b", "127.0.0.1", "-p", str(self.port), "config.asgi:application"])
         self._spawn("worker", [str(bin_dir / "celery"), "-A", "config", "worker", "--pool=threads", "--concurrency=4", "--loglevel=INFO"])

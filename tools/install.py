@@ -98,7 +98,7 @@ def pip(*args: str) -> None:
 
 
 def install() -> None:
-    if sys.version_info < (3, 11):
+    if sys.version_info < (3, 11):  # noqa: UP036 - runs under the machine's python3, whatever it is
         say(f"Python 3.11 or newer is needed (this is {sys.version.split()[0]}): set PYTHON=python3.x")
         sys.exit(1)
     create_venv()

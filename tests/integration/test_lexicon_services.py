@@ -46,7 +46,7 @@ def ask(player, word="zorbing", action="add", code="common", reason="A sport."):
 
 def test_every_lexicon_loads_at_version_1():
     """The five lexicons exist after migrate, at version 1, with their shipped words."""
-    assert [l.code for l in Lexicon.objects.all()] == ["en-gb", "en-us", "en", "common", "wordgame"]
+    assert [lexicon.code for lexicon in Lexicon.objects.all()] == ["en-gb", "en-us", "en", "common", "wordgame"]
     for code in ("en-gb", "en-us", "en", "common", "wordgame"):
         assert services.current_version(code) == 1
         assert "cat" in services.get_lexicon(code)

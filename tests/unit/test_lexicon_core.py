@@ -3,8 +3,8 @@
 import string
 
 import pytest
-
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from lexicon.core import Lexicon, LexiconFormatError
 
@@ -117,8 +117,8 @@ def test_children_agree_with_child(words):
     while stack:
         node = stack.pop()
         pairs = lex.children(node)
-        assert [l for l, _ in pairs] == sorted(l for l, _ in pairs)
-        assert "".join(l for l, _ in pairs) == lex.letters(node)
+        assert [letter for letter, _ in pairs] == sorted(letter for letter, _ in pairs)
+        assert "".join(letter for letter, _ in pairs) == lex.letters(node)
         for letter in "abcdefz":
             expected = dict(pairs).get(letter)
             assert lex.child(node, letter) == expected

@@ -159,7 +159,7 @@ def test_best_and_top_rank_by_score():
 def test_word_grid_never_generates_a_word_over_ten_letters():
     """Word Grid refuses words longer than 10 letters, so generate never offers one."""
     lexicon = Lexicon.from_words(["abcdefghijk", "abcdefghij"])
-    board = Board.empty().with_tiles([(7, c, l, False) for c, l in zip(range(2, 10), "abcdefgh")])
+    board = Board.empty().with_tiles([(7, c, letter, False) for c, letter in zip(range(2, 10), "abcdefgh")])
     assert {p.main_word for p in movegen.generate(board, "ijk", WORD_GRID, lexicon)} == {
         "abcdefghij"}
     assert {p.main_word for p in movegen.generate(board, "ijk", WORDGAME, lexicon)} == {
@@ -173,7 +173,7 @@ def test_whole_rack_plays_carry_the_variant_bonus():
               if len(p.placement) == 7]
     assert bingos and all(p.score == p.words[0][1] + 50 for p in bingos)
     by_key = {p.key(): p.score for p in bingos}
-    placed = evaluate(Board.empty(), [(7, 4 + i, l, False) for i, l in enumerate("eatings")],
+    placed = evaluate(Board.empty(), [(7, 4 + i, letter, False) for i, letter in enumerate("eatings")],
                       WORD_GRID, lexicon)
     assert by_key[placed.key()] == placed.score == 66
     board = Board.empty().with_tiles([(6, 1, "a", False)])
