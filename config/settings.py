@@ -170,6 +170,8 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE = {
     "presence-sweep": {"task": "accounts.tasks.sweep_presence", "schedule": 30.0},
     "hunts-sweep": {"task": "games.hunts.tasks.sweep", "schedule": 10.0},
+    # A pass skips a pool another matcher holds; an old tick is useless, so it expires.
+    "hunts-matchmaking": {"task": "games.hunts.tasks.match_ranked", "schedule": 1.5, "options": {"expires": 3}},
     "ratings-sweep": {"task": "games.ratings.tasks.sweep", "schedule": 5.0},
     "crossword-deadlines": {"task": "games.crosswords.tasks.sweep_deadlines", "schedule": 30.0},
 }

@@ -6,9 +6,10 @@ that rolls back, and a task never starts before the rows it reads are committed.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.db import transaction
 from django.template.loader import render_to_string
-from django.utils import timezone
 
 from config.realtime import broadcast
 
@@ -60,12 +61,19 @@ def round_started(game_round, bots: list[tuple[int, str]]) -> None:
     def after_commit() -> None:
         tasks.end_round.apply_async((round_id,), eta=deadline)
         for user_id, strength in bots:
-            wait = max(0.0, (starts_at - timezone.now()).total_seconds()) + first_turn_delay(strength)
-            tasks.bot_turn.apply_async((round_id, user_id), countdown=wait)
+            first_turn = starts_at + timedelta(seconds=first_turn_delay(strength))
+            tasks.bot_turn.apply_async((round_id, user_id, 0), eta=first_turn)
         broadcast(table_group(table_id), {"type": "table.changed"})
 
     transaction.on_commit(after_commit)
     lobby_changed()
+
+
+def bot_turn_planned(round_id: int, user_id: int, *, turn: int, at) -> None:
+    """Queue a bot's ``turn`` to run at ``at``."""
+    from games.hunts import tasks
+
+    transaction.on_commit(lambda: tasks.bot_turn.apply_async((round_id, user_id, turn), eta=at))
 
 
 def word_found(game_round, user, *, word: str, points: int, path, bonuses) -> None:
@@ -96,3 +104,43 @@ def round_ended(game_round) -> None:
     message = {"type": "round.ended", "round_id": game_round.pk, "results_url": game_round.get_absolute_url()}
     transaction.on_commit(lambda: broadcast(table_group(table_id), message))
     lobby_changed()
+
+
+# --------------------------------------------------------------------------- ranked queue
+
+QUEUE_COUNTS_GROUP = "hunts.queue.counts"
+
+
+def queue_group(user_id: int) -> str:
+    """Every lobby tab of one player, for their ranked queue status."""
+    return f"hunts.queue.user.{user_id}"
+
+
+def queue_changed(pool: str, user_ids: list[int]) -> None:
+    """The pool's waiting count changed; ``user_ids``' own queue status changed."""
+
+    def send() -> None:
+        from games.hunts.services.matchmaking import queue_counts
+
+        broadcast(QUEUE_COUNTS_GROUP, {"type": "queue.counts", "counts": queue_counts()})
+        for user_id in user_ids:
+            broadcast(queue_group(user_id), {"type": "queue.changed"})
+
+    transaction.on_commit(send)
+
+
+def queue_joined(pool: str) -> None:
+    """Run a matcher pass over ``pool`` now rather than at the next beat."""
+    from games.hunts import tasks
+
+    transaction.on_commit(lambda: tasks.match_ranked.apply_async((pool,), expires=10))
+
+
+def queue_matched(user_ids: list[int], table_url: str) -> None:
+    """Send each matched player's open lobby pages to their new table."""
+
+    def send() -> None:
+        for user_id in user_ids:
+            broadcast(queue_group(user_id), {"type": "queue.matched", "url": table_url})
+
+    transaction.on_commit(send)

@@ -50,12 +50,21 @@ class HuntTable(models.Model):
     status = models.CharField(max_length=8, choices=TableStatus.choices, default=TableStatus.OPEN)
     created_at = models.DateTimeField(auto_now_add=True)
     rounds_played = models.PositiveIntegerField(default=0)
+    # Set on a daily challenge's table: one seat, private to its player, one round.
+    daily = models.ForeignKey("DailyChallenge", on_delete=models.PROTECT, null=True, blank=True,
+                              related_name="tables")
 
     class Meta:
         ordering = ["-created_at", "-pk"]
         indexes = [models.Index(fields=["status", "-created_at"])]
         constraints = [
-            models.CheckConstraint(condition=Q(seat_count__gte=2, seat_count__lte=4), name="hunt_table_2_to_4_seats"),
+            models.CheckConstraint(
+                condition=Q(seat_count__gte=2, seat_count__lte=4) | Q(daily__isnull=False, seat_count=1),
+                name="hunt_table_2_to_4_seats",
+            ),
+            # The daily challenge is played once per player.
+            models.UniqueConstraint(fields=["daily", "host"], condition=Q(daily__isnull=False),
+                                    name="hunt_daily_once_per_player"),
             models.CheckConstraint(condition=Q(size__in=(4, 5)), name="hunt_table_size_4_or_5"),
             models.CheckConstraint(condition=Q(round_seconds__gte=30, round_seconds__lte=600),
                                    name="hunt_table_round_length"),
@@ -158,11 +167,19 @@ class RoundPlayer(models.Model):
     placing = models.PositiveSmallIntegerField(null=True, blank=True)
     is_winner = models.BooleanField(default=False)
     is_draw = models.BooleanField(default=False)
+    # A bot's turns: which one is due and when (None: no more turns). The queued task
+    # carrying a turn plays it only if it is still the due one (services/bots.py).
+    bot_turn = models.PositiveIntegerField(default=0)
+    bot_next_turn_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["position"]
         constraints = [
             models.UniqueConstraint(fields=["round", "user"], name="hunt_round_player_once"),
+        ]
+        indexes = [
+            models.Index(fields=["bot_next_turn_at"], condition=Q(bot_next_turn_at__isnull=False),
+                         name="hunt_bot_turn_due"),
         ]
 
     def __str__(self) -> str:
@@ -211,3 +228,65 @@ class TableConnection(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["table"]), models.Index(fields=["seen_at"])]
+
+
+# --------------------------------------------------------------------------- ranked play
+
+
+def _hunt_pool_choices() -> list[tuple[str, str]]:
+    from games.ratings.pools import POOL_INFO
+
+    return [(pool.code, pool.name) for pool in POOL_INFO.values() if pool.family == "hunt"]
+
+
+class QueueEntry(models.Model):
+    """A player waiting in a hunt pool's ranked queue until the matcher seats them.
+
+    One row per player at most (the unique user): nobody is in two queues. The row is
+    deleted in the transaction that seats its player, so a restart loses or repeats
+    nobody; ``seen_at`` is the last sign of an open page, and a row not seen for the
+    grace period is dropped.
+    """
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hunt_queue_entry")
+    pool = models.CharField(max_length=10, choices=_hunt_pool_choices)
+    rating = models.IntegerField(help_text="The pool rating when the player joined.")
+    joined_at = models.DateTimeField()
+    seen_at = models.DateTimeField()
+    bot_offered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["joined_at", "pk"]
+        indexes = [models.Index(fields=["pool", "joined_at"], name="hunt_queue_by_pool")]
+        verbose_name_plural = "queue entries"
+
+    def __str__(self) -> str:
+        return f"{self.user} waiting for {self.pool}"
+
+
+class DailyChallenge(models.Model):
+    """The board everyone plays, once each, on one day in one pool (Rampage or Classic 5×5).
+
+    The board is stored when the day's challenge is first needed, with the word list
+    version of that moment, so it stays the same for everyone all day.
+    """
+
+    day = models.DateField()
+    pool = models.CharField(max_length=10, choices=_hunt_pool_choices)
+    game = models.CharField(max_length=8, choices=Game.choices)
+    size = models.PositiveSmallIntegerField()
+    seed = models.CharField(max_length=64)
+    board = models.CharField(max_length=200, help_text="hunt.Board.to_text()")
+    lexicon_code = models.CharField(max_length=8)
+    lexicon_version = models.PositiveIntegerField()
+    round_seconds = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["-day", "pool"]
+        constraints = [models.UniqueConstraint(fields=["day", "pool"], name="hunt_daily_one_per_pool_and_day")]
+
+    def __str__(self) -> str:
+        return f"daily {self.pool} of {self.day}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("hunts:daily_board", args=[self.day.isoformat(), self.pool])

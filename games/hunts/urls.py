@@ -1,12 +1,15 @@
 from django.urls import path
 
-from . import views
+from . import ranked_views, views
 
 app_name = "hunts"
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("new/", views.table_create, name="create"),
+    path("ranked/<slug:pool>/join/", ranked_views.queue_join, name="queue_join"),
+    path("ranked/cancel/", ranked_views.queue_cancel, name="queue_cancel"),
+    path("ranked/bot/", ranked_views.queue_bot, name="queue_bot"),
     path("<int:table_id>/", views.table, name="table"),
     path("<int:table_id>/join/", views.table_join, name="join"),
     path("<int:table_id>/leave/", views.table_leave, name="leave"),

@@ -63,6 +63,12 @@ def table_create(
     for strength in bots:
         if strength not in BotStrength.values:
             raise HuntError("Unknown bot strength.")
+    if ranked:
+        from .matchmaking import ranked_seat_problem
+
+        problem = ranked_seat_problem(host)
+        if problem:
+            raise HuntError(problem)
     table = HuntTable.objects.create(
         game=game, size=size, lexicon_code=lexicon_code, round_seconds=round_seconds,
         seat_count=seat_count, ranked=ranked, host=host,
@@ -129,6 +135,12 @@ def table_join(*, table_id: int, user: User) -> HuntSeat:
         return existing
     if table.status == TableStatus.PLAYING:
         raise HuntError("Wait for the round to end to sit down.")
+    if table.ranked:
+        from .matchmaking import ranked_seat_problem
+
+        problem = ranked_seat_problem(user, table_id=table.pk)
+        if problem:
+            raise HuntError(problem)
     try:
         with transaction.atomic():
             seat = HuntSeat.objects.create(table=table, user=user, position=_free_position(table))

@@ -1,0 +1,308 @@
+"""Ranked queue use cases: join, cancel, keep alive, take a bot instead, and matcher passes.
+
+The queue is ``QueueEntry`` rows, so a restart loses or repeats nobody. Who sits with
+whom is decided by the pure matcher (``games.hunts.matching``); this module feeds it the
+queue and turns its tables into ranked tables whose round starts at once, through the
+table and round use cases.
+
+Invariants, each held by the database:
+
+- A player is in at most one queue: ``QueueEntry.user`` is unique.
+- A queued player holds no seat at a ranked table, and a player holds at most one seat at
+  an open ranked table. Every way into either (joining the queue, sitting at a ranked
+  table) locks the player's user row first and checks (``ranked_seat_problem``).
+- A queue entry is deleted in the transaction that seats its player. A pass locks the
+  entries it reads (``FOR UPDATE SKIP LOCKED``) and holds the pool's advisory lock, so
+  two matchers running at once never seat one player twice: the second skips the pool,
+  and even without the pool lock it could not read the locked entries.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games.engine import hunt
+from games.hunts import broadcasts, matching
+from games.hunts.models import HuntLexicon, HuntSeat, HuntTable, QueueEntry, TableStatus
+from games.ratings import selectors as ratings
+from games.ratings.pools import POOL_INFO, hunt_pool
+
+from .errors import HuntError
+
+logger = logging.getLogger(__name__)
+User = get_user_model()
+
+#: The hunt pools with a ranked queue, and the rules of their tables.
+POOL_RULES: dict[str, hunt.HuntRules] = {
+    hunt_pool(rules.game, rules.size): rules for rules in (hunt.RAMPAGE, hunt.CLASSIC_4, hunt.CLASSIC_5)
+}
+POLICY = matching.DEFAULT_POLICY
+# A queued player whose page has given no sign of life for this long is dropped; a
+# reload or a short network drop stays well inside it.
+GRACE = timedelta(seconds=15)
+# Class of the pools' advisory locks ("mtch"); the object is the pool's index.
+MATCH_LOCK_CLASS = 0x6D746368
+
+
+def pool_name(pool: str) -> str:
+    return POOL_INFO[pool].name
+
+
+def _check_pool(pool) -> str:
+    if pool not in POOL_RULES:
+        raise HuntError("Unknown ranked pool.")
+    return pool
+
+
+def _lock_user(user) -> None:
+    User.objects.select_for_update().filter(pk=user.pk).exists()
+
+
+def _open_ranked_seats(user, exclude_table_id: int | None = None):
+    seats = HuntSeat.objects.filter(user_id=user.pk, left_at__isnull=True, table__ranked=True).exclude(
+        table__status=TableStatus.CLOSED
+    )
+    if exclude_table_id is not None:
+        seats = seats.exclude(table_id=exclude_table_id)
+    return seats
+
+
+def ranked_seat_problem(user, *, table_id: int | None = None) -> str | None:
+    """Why ``user`` may not take a seat at ranked table ``table_id`` now, or None.
+
+    Locks the user's row until the caller's transaction ends, so a concurrent queue
+    join and ranked seat cannot both pass.
+    """
+    _lock_user(user)
+    entry = QueueEntry.objects.filter(user_id=user.pk).first()
+    if entry is not None:
+        return f"You are waiting in the {pool_name(entry.pool)} ranked queue; cancel it first."
+    other = _open_ranked_seats(user, exclude_table_id=table_id).select_related("table").first()
+    if other is not None:
+        return f"You are already seated at ranked table {other.table_id}; leave it first."
+    return None
+
+
+# --------------------------------------------------------------------------- the player's side
+
+
+@transaction.atomic
+def queue_join(*, user, pool: str, now: datetime | None = None) -> QueueEntry:
+    """Put ``user`` in ``pool``'s ranked queue at their current rating in that pool.
+
+    Refused while already queued (another pool, or the same one from another tab) or
+    seated at a ranked table whose round is in progress or not yet started. A seat at a
+    ranked table between rounds is given up.
+    """
+    now = now or timezone.now()
+    if user is None or not user.is_authenticated:
+        raise HuntError("Log in to play ranked.")
+    if user.is_bot:
+        raise HuntError("Bots do not play ranked.")
+    _check_pool(pool)
+    _lock_user(user)
+    entry = QueueEntry.objects.filter(user_id=user.pk).first()
+    if entry is not None:
+        if entry.pool == pool:
+            raise HuntError(f"You are already waiting in the {pool_name(pool)} queue (in another tab?).")
+        raise HuntError(f"You are already waiting in the {pool_name(entry.pool)} queue; cancel it first.")
+    seats = list(_open_ranked_seats(user).order_by("table_id").values_list("table_id", flat=True))
+    tables = list(HuntTable.objects.select_for_update().filter(pk__in=seats).order_by("pk"))
+    for table in tables:
+        if table.status != TableStatus.BETWEEN:
+            raise HuntError(f"You are seated at ranked table {table.pk}; finish or leave it first.")
+    from .tables import table_leave
+
+    for table in tables:
+        table_leave(table_id=table.pk, user=user)
+    rating = ratings.player_rating(user, pool).rating
+    try:
+        with transaction.atomic():
+            entry = QueueEntry.objects.create(user=user, pool=pool, rating=rating, joined_at=now, seen_at=now)
+    except IntegrityError:
+        raise HuntError("You are already waiting in a ranked queue.") from None
+    broadcasts.queue_changed(pool, [user.pk])
+    broadcasts.queue_joined(pool)
+    return entry
+
+
+@transaction.atomic
+def queue_cancel(*, user) -> None:
+    """Take ``user`` out of the queue they are waiting in."""
+    if user is None or not user.is_authenticated:
+        raise HuntError("Log in to play ranked.")
+    entry = QueueEntry.objects.select_for_update().filter(user_id=user.pk).first()
+    if entry is None:
+        raise HuntError("You are not waiting in a ranked queue.")
+    entry.delete()
+    broadcasts.queue_changed(entry.pool, [user.pk])
+
+
+def queue_touch(*, user, now: datetime | None = None) -> bool:
+    """The player's page is still open: their place in the queue is kept."""
+    if user is None or not user.is_authenticated:
+        return False
+    return bool(QueueEntry.objects.filter(user_id=user.pk).update(seen_at=now or timezone.now()))
+
+
+@transaction.atomic
+def queue_play_bot(*, user, strength: str = "medium") -> HuntTable:
+    """Leave the queue for a casual table against a bot, its round starting at once.
+
+    Offered to a player the matcher found nobody for; refused before the offer.
+    """
+    from .rounds import round_start
+    from .tables import table_create
+
+    if user is None or not user.is_authenticated:
+        raise HuntError("Log in to play.")
+    entry = QueueEntry.objects.select_for_update().filter(user_id=user.pk).first()
+    if entry is None:
+        raise HuntError("You are not waiting in a ranked queue.")
+    if entry.bot_offered_at is None:
+        raise HuntError("Keep waiting a little: a bot is offered when nobody can be found.")
+    entry.delete()
+    rules = POOL_RULES[entry.pool]
+    table = table_create(host=user, game=rules.game, size=rules.size, seat_count=2, bots=(strength,))
+    round_start(table_id=table.pk, by=user)
+    broadcasts.queue_changed(entry.pool, [user.pk])
+    return table
+
+
+# --------------------------------------------------------------------------- the matcher's side
+
+
+@dataclass(frozen=True)
+class PassReport:
+    """What one pass over a pool did (``skipped``: another matcher held the pool)."""
+
+    pool: str
+    skipped: bool = False
+    tables: tuple[int, ...] = ()
+    dropped: tuple[int, ...] = ()
+    offered: tuple[int, ...] = ()
+    waiting: int = 0
+
+
+def _try_pool_lock(pool: str) -> bool:
+    connection = transaction.get_connection()
+    if connection.vendor != "postgresql":
+        return True  # SQLite runs one writer at a time anyway
+    key = (MATCH_LOCK_CLASS << 8) | list(POOL_RULES).index(pool)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [key])
+        return cursor.fetchone()[0]
+
+
+@transaction.atomic
+def match_pool(*, pool: str, now: datetime | None = None, policy: matching.MatchPolicy = POLICY) -> PassReport:
+    """One matcher pass over ``pool``: drop the departed, seat tables, offer bots.
+
+    Returns at once, doing nothing, while another process is matching the same pool.
+    """
+    now = now or timezone.now()
+    _check_pool(pool)
+    if not _try_pool_lock(pool):
+        return PassReport(pool=pool, skipped=True)
+    entries = list(
+        QueueEntry.objects.select_for_update(skip_locked=True, of=("self",))
+        .filter(pool=pool).select_related("user").order_by("joined_at", "pk")
+    )
+    stale = [entry for entry in entries if entry.seen_at < now - GRACE]
+    if stale:
+        QueueEntry.objects.filter(pk__in=[entry.pk for entry in stale]).delete()
+    entries = [entry for entry in entries if entry.seen_at >= now - GRACE]
+    by_player = {entry.user_id: entry for entry in entries}
+    result = matching.match(
+        (matching.Seeker(entry.user_id, entry.rating, entry.joined_at.timestamp()) for entry in entries),
+        now.timestamp(), policy,
+    )
+    formed = []
+    for seekers in result.tables:
+        try:
+            with transaction.atomic():
+                formed.append(_seat_table(pool, [by_player[seeker.player] for seeker in seekers], now))
+        except HuntError as refused:
+            logger.warning("Ranked table in %s not formed for %s: %s", pool,
+                           [seeker.player for seeker in seekers], refused.reason)
+    offered = [player for player in result.lonely if by_player[player].bot_offered_at is None]
+    if offered:
+        QueueEntry.objects.filter(user_id__in=offered).update(bot_offered_at=now)
+    changed = [entry.user_id for entry in stale] + offered
+    if changed or formed:
+        broadcasts.queue_changed(pool, changed)
+    return PassReport(
+        pool=pool, tables=tuple(table.pk for table in formed), dropped=tuple(entry.user_id for entry in stale),
+        offered=tuple(offered), waiting=len(result.waiting),
+    )
+
+
+def _seat_table(pool: str, entries: list[QueueEntry], now: datetime) -> HuntTable:
+    """A ranked table for ``entries`` (longest waiter hosting) with its round started."""
+    from .rounds import round_start
+    from .tables import table_create, table_join
+
+    QueueEntry.objects.filter(pk__in=[entry.pk for entry in entries]).delete()
+    rules = POOL_RULES[pool]
+    host = entries[0].user
+    table = table_create(host=host, game=rules.game, size=rules.size, lexicon_code=HuntLexicon.BOTH,
+                         seat_count=len(entries), ranked=True)
+    for entry in entries[1:]:
+        table_join(table_id=table.pk, user=entry.user)
+    round_start(table_id=table.pk, by=host, now=now)
+    broadcasts.queue_matched([entry.user_id for entry in entries], table.get_absolute_url())
+    return table
+
+
+def match_all(*, now: datetime | None = None) -> list[PassReport]:
+    """A pass over every pool (the beat task)."""
+    return [match_pool(pool=pool, now=now) for pool in POOL_RULES]
+
+
+# --------------------------------------------------------------------------- reads
+
+
+def queue_counts() -> dict[str, int]:
+    """How many players wait in each pool's queue."""
+    from django.db.models import Count
+
+    counts = dict.fromkeys(POOL_RULES, 0)
+    for row in QueueEntry.objects.values("pool").annotate(n=Count("pk")):
+        counts[row["pool"]] = row["n"]
+    return counts
+
+
+def queue_status(user) -> dict:
+    """What the lobby shows ``user`` about ranked play: idle, waiting (since when, how many
+    in the pool, bot offered) or in a ranked round (where)."""
+    if user is None or not user.is_authenticated:
+        return {"state": "anonymous"}
+    entry = QueueEntry.objects.filter(user_id=user.pk).first()
+    if entry is not None:
+        return {
+            "state": "waiting", "pool": entry.pool, "pool_name": pool_name(entry.pool),
+            "joined_at": int(entry.joined_at.timestamp() * 1000),
+            "waiting": QueueEntry.objects.filter(pool=entry.pool).count(),
+            "bot_offer": entry.bot_offered_at is not None, "rating": entry.rating,
+        }
+    seat = (_open_ranked_seats(user).filter(table__status__in=(TableStatus.PLAYING, TableStatus.OPEN))
+            .select_related("table").first())
+    if seat is not None:
+        return {"state": "playing", "table_id": seat.table_id, "url": seat.table.get_absolute_url()}
+    return {"state": "idle"}
+
+
+def ranked_panel(user) -> dict:
+    """The lobby's ranked panel for ``user``: their status and each pool with its queue."""
+    counts = queue_counts()
+    return {
+        "status": queue_status(user),
+        "pools": [{"code": pool, "name": pool_name(pool), "waiting": counts[pool]} for pool in POOL_RULES],
+        "bot_offer_after": int(POLICY.bot_offer_after),
+    }

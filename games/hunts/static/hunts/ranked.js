@@ -1,0 +1,54 @@
+// The lobby's ranked panel: live queue status over /ws/hunts/queue/, a ticking wait,
+// a keep-alive ping (a silent page loses its place after a short grace), and the jump
+// to the table once matched.
+(function () {
+  "use strict";
+  const panel = document.querySelector("[data-ranked]");
+  if (!panel) return;
+  const wsBase = (location.protocol === "https:" ? "wss://" : "ws://") + location.host;
+  let offset = 0; // server clock minus ours
+  let retry = 1000;
+  let ws = null;
+
+  function tick() {
+    const box = panel.querySelector("[data-ranked-waiting]");
+    if (!box) return;
+    const seconds = Math.max(0, Math.floor((Date.now() + offset - Number(box.dataset.joinedAt)) / 1000));
+    const clock = box.querySelector("[data-ranked-elapsed]");
+    if (clock) clock.textContent = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+  }
+  setInterval(tick, 500);
+  document.body.addEventListener("htmx:afterSwap", tick);
+
+  function setCounts(counts) {
+    for (const [pool, n] of Object.entries(counts)) {
+      document.querySelectorAll(`[data-pool-count="${pool}"]`).forEach((el) => { el.textContent = n; });
+    }
+  }
+
+  function connect() {
+    ws = new WebSocket(wsBase + "/ws/hunts/queue/");
+    ws.onopen = () => { retry = 1000; };
+    ws.onmessage = (event) => {
+      const msg = JSON.parse(event.data);
+      if (msg.type === "queue.status") {
+        offset = msg.server_now - Date.now();
+        // A refusal shown by the last click stays until the next click.
+        const error = panel.querySelector("[data-ranked-error]");
+        panel.innerHTML = msg.html;
+        if (error && msg.state !== "waiting") panel.prepend(error);
+        if (window.htmx) window.htmx.process(panel);
+        tick();
+      } else if (msg.type === "queue.counts") {
+        setCounts(msg.counts);
+      } else if (msg.type === "queue.matched") {
+        location.assign(msg.url);
+      } else if (msg.type === "error") {
+        console.warn(msg.reason);
+      }
+    };
+    ws.onclose = () => { ws = null; setTimeout(connect, retry); retry = Math.min(retry * 2, 10000); };
+  }
+  setInterval(() => { if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "ping" })); }, 5000);
+  connect();
+})();

@@ -1,0 +1,318 @@
+"""Ranked queue and matcher passes against PostgreSQL: tables from a spread queue, a widening
+window, refusals, the disconnect grace, the bot offer, restarts and two matchers at once."""
+
+from __future__ import annotations
+
+import threading
+import time
+from datetime import timedelta
+from unittest import mock
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from games.hunts import services
+from games.hunts.models import HuntRound, HuntSeat, HuntTable, QueueEntry, RoundStatus, TableStatus
+from games.hunts.services import matchmaking
+
+pytestmark = pytest.mark.django_db
+
+
+def queue(make_user, pool, *ratings, waited=0.0, now=None):
+    """Queue one new player per rating, each having waited ``waited`` seconds by ``now``."""
+    now = now or timezone.now()
+    users = []
+    for rating in ratings:
+        user = make_user()
+        services.queue_join(user=user, pool=pool, now=now - timedelta(seconds=waited))
+        QueueEntry.objects.filter(user=user).update(rating=rating, seen_at=now)
+        users.append(user)
+    return users
+
+
+def seated(user) -> list[HuntSeat]:
+    return list(HuntSeat.objects.filter(user=user, left_at__isnull=True).select_related("table"))
+
+
+def table_of(user) -> HuntTable:
+    seats = seated(user)
+    assert len(seats) == 1, f"{user} holds {len(seats)} seats"
+    return seats[0].table
+
+
+# --------------------------------------------------------------------------- joining
+
+
+def test_join_records_the_pool_rating_and_time(make_user):
+    """Joining stores the player's rating in that pool (1500 for a new player) and when."""
+    ann = make_user("ann")
+    entry = services.queue_join(user=ann, pool="classic5")
+    assert (entry.pool, entry.rating) == ("classic5", 1500)
+    assert matchmaking.queue_status(ann)["state"] == "waiting"
+    assert matchmaking.queue_counts() == {"rampage": 0, "classic4": 0, "classic5": 1}
+
+
+def test_joining_twice_or_from_another_tab_is_refused(make_user):
+    """A second join, same pool (another tab) or another pool, is refused and changes nothing."""
+    ann = make_user("ann")
+    services.queue_join(user=ann, pool="rampage")
+    with pytest.raises(services.HuntError, match="already waiting in the Word Rampage queue \\(in another tab"):
+        services.queue_join(user=ann, pool="rampage")
+    with pytest.raises(services.HuntError, match="already waiting in the Word Rampage queue; cancel it first"):
+        services.queue_join(user=ann, pool="classic4")
+    assert list(QueueEntry.objects.values_list("pool", flat=True)) == ["rampage"]
+
+
+@pytest.mark.parametrize("who, pool, reason", [
+    ("bot", "rampage", "Bots do not play ranked."),
+    ("anonymous", "rampage", "Log in to play ranked."),
+    ("ann", "chess", "Unknown ranked pool."),
+    ("ann", "wordgrid", "Unknown ranked pool."),
+])
+def test_bad_joins_are_refused(make_user, who, pool, reason):
+    from django.contrib.auth.models import AnonymousUser
+
+    user = {"bot": lambda: make_user("easy-bot", is_bot=True), "anonymous": AnonymousUser,
+            "ann": lambda: make_user("ann")}[who]()
+    with pytest.raises(services.HuntError) as refused:
+        services.queue_join(user=user, pool=pool)
+    assert refused.value.reason == reason
+    assert not QueueEntry.objects.exists()
+
+
+def test_cancel_and_cancel_again(make_user):
+    """Cancelling leaves the queue; a second cancel is refused with a reason."""
+    ann = make_user("ann")
+    services.queue_join(user=ann, pool="rampage")
+    services.queue_cancel(user=ann)
+    assert not QueueEntry.objects.exists()
+    with pytest.raises(services.HuntError, match="not waiting"):
+        services.queue_cancel(user=ann)
+    services.queue_join(user=ann, pool="classic4")  # free to join again
+
+
+def test_joining_while_in_a_ranked_round_is_refused_and_after_it_leaves_the_table(make_user):
+    """Seated at a ranked table mid-round: refused. Between rounds: the seat is given up."""
+    ann, bob = queue(make_user, "rampage", 1500, 1500, waited=10)
+    matchmaking.match_pool(pool="rampage")
+    table = table_of(ann)
+    with pytest.raises(services.HuntError, match=f"seated at ranked table {table.pk}"):
+        services.queue_join(user=ann, pool="classic4")
+    game_round = HuntRound.objects.get(table=table)
+    services.round_end(round_id=game_round.pk, now=game_round.deadline)
+    services.queue_join(user=ann, pool="classic4")
+    assert seated(ann) == [] and len(seated(bob)) == 1
+
+
+def test_a_queued_player_cannot_sit_at_a_ranked_table_by_hand(make_user):
+    """Ranked seats and the queue exclude each other whichever way round."""
+    ann, bob = make_user("ann"), make_user("bob")
+    table = services.table_create(host=ann, ranked=True)
+    services.queue_join(user=bob, pool="rampage")
+    with pytest.raises(services.HuntError, match="waiting in the Word Rampage ranked queue"):
+        services.table_join(table_id=table.pk, user=bob)
+    with pytest.raises(services.HuntError, match="waiting in the Word Rampage ranked queue"):
+        services.table_create(host=bob, ranked=True)
+    with pytest.raises(services.HuntError, match=f"seated at ranked table {table.pk}"):
+        services.queue_join(user=ann, pool="rampage")
+    services.table_create(host=bob)  # a casual table is fine
+
+
+# --------------------------------------------------------------------------- passes
+
+
+def test_a_spread_queue_forms_tables_of_close_ratings_and_starts_their_rounds(make_user):
+    """Four close players sit at once at a ranked table whose round starts with the 3-2-1;
+    the far ones wait; entries of seated players are gone."""
+    now = timezone.now()
+    close = queue(make_user, "classic4", 1500, 1510, 1530, 1540, now=now)
+    far = queue(make_user, "classic4", 1800, 2100, now=now)
+    report = matchmaking.match_pool(pool="classic4", now=now)
+    assert len(report.tables) == 1 and report.waiting == 2
+    table = HuntTable.objects.get(pk=report.tables[0])
+    assert (table.ranked, table.game, table.size, table.seat_count) == (True, "classic", 4, 4)
+    assert {s.user_id for s in table.seats.all()} == {u.pk for u in close}
+    assert table.host_id == close[0].pk
+    game_round = HuntRound.objects.get(table=table)
+    assert game_round.status == RoundStatus.PLAYING
+    assert game_round.starts_at - now == timedelta(seconds=3)
+    assert set(QueueEntry.objects.values_list("user_id", flat=True)) == {u.pk for u in far}
+
+
+def test_the_window_widens_until_far_players_meet(make_user):
+    """Two players 300 apart wait while their windows are narrow and meet once they cover 300."""
+    start = timezone.now()
+    ann, bob = queue(make_user, "rampage", 1400, 1700, now=start)
+    assert matchmaking.match_pool(pool="rampage", now=start + timedelta(seconds=10)).tables == ()
+    for player in (ann, bob):  # their pages are still open
+        services.queue_touch(user=player, now=start + timedelta(seconds=20))
+    report = matchmaking.match_pool(pool="rampage", now=start + timedelta(seconds=23))
+    assert len(report.tables) == 1
+    assert table_of(ann) == table_of(bob)
+
+
+def test_a_silent_player_is_dropped_after_the_grace_and_can_rejoin(make_user):
+    """A player whose page stopped pinging is dropped by the next pass; one still pinging stays."""
+    start = timezone.now()
+    ann, bob = queue(make_user, "rampage", 1000, 2000, now=start)
+    later = start + matchmaking.GRACE + timedelta(seconds=1)
+    services.queue_touch(user=bob, now=later - timedelta(seconds=2))
+    report = matchmaking.match_pool(pool="rampage", now=later)
+    assert report.dropped == (ann.pk,)
+    assert list(QueueEntry.objects.values_list("user_id", flat=True)) == [bob.pk]
+    services.queue_join(user=ann, pool="rampage")
+
+
+def test_nobody_to_match_offers_a_bot_then_one_click_starts_a_casual_round(make_user):
+    """After the set wait the pass offers a bot; taking it leaves the queue for a casual table
+    with a bot whose round has started; asking before the offer is refused."""
+    start = timezone.now()
+    (ann,) = queue(make_user, "classic5", 1500, now=start)
+    with pytest.raises(services.HuntError, match="Keep waiting"):
+        services.queue_play_bot(user=ann)
+    offer_at = start + timedelta(seconds=matchmaking.POLICY.bot_offer_after)
+    services.queue_touch(user=ann, now=offer_at)
+    assert matchmaking.match_pool(pool="classic5", now=offer_at).offered == (ann.pk,)
+    assert matchmaking.queue_status(ann)["bot_offer"] is True
+    table = services.queue_play_bot(user=ann)
+    assert (table.ranked, table.game, table.size) == (False, "classic", 5)
+    assert [s.bot_strength for s in table.seats.order_by("position")] == ["", "medium"]
+    assert HuntRound.objects.get(table=table).status == RoundStatus.PLAYING
+    assert not QueueEntry.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_queue_survives_a_restart(make_user, celery_worker):
+    """The queue is rows: players queued while no worker ran are seated by a worker started
+    afterwards, through the real task, each exactly once."""
+    from games.hunts import tasks
+
+    players = queue(make_user, "rampage", 1500, 1505, 1510, 1515)
+    # The rows are all there is: a fresh connection, as a restarted process has, sees them.
+    connection.close()
+    assert QueueEntry.objects.count() == 4
+    tasks.match_ranked.delay("rampage")
+    deadline = time.monotonic() + 20
+    while QueueEntry.objects.exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not QueueEntry.objects.exists()
+    tables = {table_of(p).pk for p in players}
+    assert len(tables) == 1
+
+
+def test_seating_never_happens_twice_in_one_pass_or_the_next(make_user):
+    """A second pass after a first one seats nobody again."""
+    now = timezone.now()
+    players = queue(make_user, "rampage", *range(1500, 1580, 10), now=now)
+    first = matchmaking.match_pool(pool="rampage", now=now)
+    second = matchmaking.match_pool(pool="rampage", now=now + timedelta(seconds=1))
+    assert len(first.tables) == 2 and second.tables == ()
+    for player in players:
+        assert len(seated(player)) == 1
+
+
+# --------------------------------------------------------------------------- two matchers at once
+
+
+def _race(slow_seconds: float, pool_lock: bool):
+    """Run two passes over the same pool on two connections, the first one slowed while it
+    holds its locks; returns both reports."""
+    real_seat = matchmaking._seat_table
+    inside = threading.Event()
+    reports = {}
+
+    def slow_seat(*args, **kwargs):
+        inside.set()
+        time.sleep(slow_seconds)
+        return real_seat(*args, **kwargs)
+
+    def run(name, patch_seat):
+        try:
+            with mock.patch.object(matchmaking, "_try_pool_lock", side_effect=lambda pool: True) if not pool_lock \
+                    else mock.patch.object(matchmaking, "_try_pool_lock", wraps=matchmaking._try_pool_lock):
+                if patch_seat:
+                    with mock.patch.object(matchmaking, "_seat_table", slow_seat):
+                        reports[name] = matchmaking.match_pool(pool="rampage")
+                else:
+                    reports[name] = matchmaking.match_pool(pool="rampage")
+        finally:
+            connection.close()
+
+    first = threading.Thread(target=run, args=("first", True))
+    first.start()
+    assert inside.wait(10)
+    second = threading.Thread(target=run, args=("second", False))
+    second.start()
+    second.join()
+    first.join()
+    return reports
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("pool_lock", [True, False], ids=["pool-lock", "row-locks-only"])
+def test_two_matchers_at_once_never_seat_a_player_twice(make_user, pool_lock):
+    """While one pass holds the queue, a second pass on another connection forms nothing from
+    the same players: it skips the pool (advisory lock) and, even with that lock taken away,
+    cannot read the locked entries (SKIP LOCKED). Every player ends with exactly one seat."""
+    players = queue(make_user, "rampage", *range(1500, 1580, 10))
+    reports = _race(0.5, pool_lock)
+    assert len(reports["first"].tables) == 2
+    assert reports["second"].tables == ()
+    if pool_lock:
+        assert reports["second"].skipped
+    for player in players:
+        assert len(seated(player)) == 1
+    assert HuntTable.objects.filter(ranked=True).count() == 2
+    assert not QueueEntry.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_cancel_racing_a_pass_is_either_seated_or_gone(make_user):
+    """A cancel while the pass holds the player's entry waits for it: the player is then
+    seated and told they are no longer waiting, never both seated and queued."""
+    players = queue(make_user, "rampage", 1500, 1505, 1510, 1515)
+    real_seat = matchmaking._seat_table
+    inside = threading.Event()
+    outcome = {}
+
+    def slow_seat(*args, **kwargs):
+        inside.set()
+        time.sleep(0.5)
+        return real_seat(*args, **kwargs)
+
+    def run():
+        try:
+            with mock.patch.object(matchmaking, "_seat_table", slow_seat):
+                matchmaking.match_pool(pool="rampage")
+        finally:
+            connection.close()
+
+    matcher = threading.Thread(target=run)
+    matcher.start()
+    assert inside.wait(10)
+    try:
+        services.queue_cancel(user=players[0])
+        outcome["cancel"] = "done"
+    except services.HuntError as refused:
+        outcome["cancel"] = refused.reason
+    matcher.join()
+    assert outcome["cancel"] == "You are not waiting in a ranked queue."
+    assert len(seated(players[0])) == 1
+
+
+def test_leaving_a_finished_ranked_table_to_queue_again_keeps_the_old_result(make_user):
+    """The old table keeps its finished round; the player is free to be matched anew."""
+    ann, bob = queue(make_user, "rampage", 1500, 1500, waited=10)
+    matchmaking.match_pool(pool="rampage")
+    table = table_of(ann)
+    game_round = HuntRound.objects.get(table=table)
+    services.round_end(round_id=game_round.pk, now=game_round.deadline)
+    services.queue_join(user=ann, pool="rampage")
+    services.queue_join(user=bob, pool="rampage")
+    QueueEntry.objects.update(joined_at=timezone.now() - timedelta(seconds=10))
+    report = matchmaking.match_pool(pool="rampage")
+    assert len(report.tables) == 1 and report.tables[0] != table.pk
+    assert HuntRound.objects.get(pk=game_round.pk).status == RoundStatus.FINISHED
+    table.refresh_from_db()
+    assert table.status in (TableStatus.BETWEEN, TableStatus.CLOSED)
