@@ -40,6 +40,11 @@ test: install
 	env -u DATABASE_URL -u REDIS_URL TEST_DATABASE_URL="$(TEST_DATABASE_URL)" TEST_REDIS_URL="$(TEST_REDIS_URL)" \
 		$(PY) -m pytest -q $(PYTEST_ARGS)
 
+# ruff: lint rules and formatting ([tool.ruff] in pyproject.toml); `ruff format .` fixes layout.
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
 bench: install
 	@for b in bench/bench_*.py; do m=$${b%.py}; m=$${m//\//.}; echo "== $$m"; $(PY) -m $$m || exit 1; done
 
