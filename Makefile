@@ -35,8 +35,9 @@ endif
 # PostgreSQL and Redis: TEST_DATABASE_URL / TEST_REDIS_URL when given, else throwaway
 # servers that tests/services.py starts and removes. DATABASE_URL/REDIS_URL of the shell are
 # ignored here, so `make test` never runs against a deployment's database by accident.
-test: install
-	@$(PY) -m tests.services system --install
+test:
+	@$(PYTHON) -m tests.services system --install
+	@$(MAKE) --no-print-directory install
 	env -u DATABASE_URL -u REDIS_URL TEST_DATABASE_URL="$(TEST_DATABASE_URL)" TEST_REDIS_URL="$(TEST_REDIS_URL)" \
 		$(PY) -m pytest -q $(PYTEST_ARGS)
 

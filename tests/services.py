@@ -40,7 +40,10 @@ except ImportError:  # `python -m tests.services system` runs before .venv exist
 
 CHROMIUM = "/usr/bin/chromium"
 # The Debian package that provides each program the tests need.
-DEBIAN_PACKAGES = {"postgres": "postgresql", "redis-server": "redis-server", "chromium": "chromium"}
+DEBIAN_PACKAGES = {
+    "postgres": "postgresql", "redis-server": "redis-server", "chromium": "chromium",
+    "venv": f"python{sys.version_info.major}.{sys.version_info.minor}-venv",
+}
 
 
 class ServiceError(RuntimeError):
@@ -353,6 +356,10 @@ if pytest is not None:
 def missing_programs() -> list[str]:
     """The programs the test run needs that are not installed, by name."""
     missing = []
+    # Debian's python3 has no ensurepip without python3.X-venv, so `python3 -m venv`
+    # would make a venv with no pip in it.
+    if subprocess.run([sys.executable, "-c", "import ensurepip, venv"], capture_output=True).returncode != 0:
+        missing.append("venv")
     if not os.environ.get("TEST_DATABASE_URL") and postgres_bin_dir() is None:
         missing.append("postgres")
     if not os.environ.get("TEST_REDIS_URL") and not (shutil.which("redis-server") or os.path.exists("/usr/bin/redis-server")):

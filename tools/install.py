@@ -67,6 +67,23 @@ def venv_usable(venv: Path = VENV) -> bool:
     return result.returncode == 0
 
 
+def install_venv_package(python: str) -> bool:
+    """As root on Debian, install the venv module of ``python`` (pythonX.Y-venv); True if done."""
+    if os.geteuid() != 0 or not shutil.which("apt-get"):
+        return False
+    version = subprocess.run([python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+                             capture_output=True, text=True).stdout.strip()
+    if not version:
+        return False
+    package = f"python{version}-venv"
+    say(f"installing {package} (apt-get), which creating a venv with pip needs")
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    for command in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", package]):
+        if subprocess.run(command, env=env).returncode != 0:
+            return False
+    return True
+
+
 def create_venv(venv: Path = VENV, python: str = sys.executable) -> None:
     """Make ``venv`` usable: remove a half-made one, create it; exit with advice if impossible."""
     if venv.exists() and not venv_usable(venv):
@@ -76,6 +93,9 @@ def create_venv(venv: Path = VENV, python: str = sys.executable) -> None:
         return
     say(f"creating {venv.name} with {python}")
     result = subprocess.run([python, "-m", "venv", str(venv)], capture_output=True, text=True)
+    if (result.returncode != 0 or not venv_usable(venv)) and install_venv_package(python):
+        shutil.rmtree(venv, ignore_errors=True)
+        result = subprocess.run([python, "-m", "venv", str(venv)], capture_output=True, text=True)
     if result.returncode != 0 or not venv_usable(venv):
         shutil.rmtree(venv, ignore_errors=True)
         say(f"could not create a virtual environment with pip: {(result.stderr or result.stdout).strip()}")
