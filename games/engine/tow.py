@@ -1115,10 +1115,10 @@ class Game:
         return evaluate(self.table, placement, path, self.lexicon, house_vote=self.house_vote)
 
     def _place(self, move: Move) -> Game:
-        needed = [rack_tile(letter, kind) for _, _, letter, kind in move.placement]
+        play = self.evaluate(move.placement, move.path)
+        needed = [rack_tile(letter, kind) for _, _, letter, kind in play.placement]
         if _take(self.racks[move.seat], needed) is None:
             raise IllegalPlay("those tiles are not on your rack")
-        play = self.evaluate(move.placement, move.path)
         if play.unknown_words:
             return replace(self, pending=PendingVote(move, play))
         return self._lay(move, play)

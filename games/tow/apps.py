@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class TowConfig(AppConfig):
+    name = "games.tow"
+    label = "tow"
+    verbose_name = "TOW"

@@ -1,0 +1,125 @@
+"""The casual TOW bot: its accounts, its turns and votes, and the sweep that keeps it moving.
+
+When the turn (or a vote) passes to a bot, a Celery task is queued after the commit with
+a short, human-like delay. The task asks the engine for the best straight or
+single-bend word it finds with the rack (``engine.best_play``), swaps when it finds
+nothing (passes when the bag is too small), and votes to accept every word (it trusts the
+house). It acts through the same services as a person, naming the move number it saw, so
+a doubled or late task is refused as stale and does nothing. ``bots_sweep`` moves bots
+whose task was lost.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from datetime import timedelta
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games.engine import tow as engine
+
+from .. import selectors
+from ..models import Game, Status
+from .errors import Refused
+from .moves import game_pass, game_play, game_swap, game_vote
+from .notifications import LIVE_DEADLINE_SECONDS
+
+log = logging.getLogger(__name__)
+
+LIVE_DELAY = (1.0, 3.0)
+CORRESPONDENCE_DELAY = (5.0, 20.0)
+SWEEP_GRACE = timedelta(seconds=60)
+
+
+def bot_user(number: int = 1):
+    """The TOW bot account ``number`` (1–3), created if missing."""
+    User = get_user_model()
+    username = "tow-bot" if number == 1 else f"tow-bot-{number}"
+    shown = "TOW bot" if number == 1 else f"TOW bot {number}"
+    user = User.objects.filter(username=username).first()
+    if user is not None:
+        return user
+    try:
+        with transaction.atomic():
+            user = User.objects.create(username=username, is_bot=True, display_name=shown)
+            user.set_unusable_password()
+            user.save()
+    except IntegrityError:
+        user = User.objects.get(username=username)
+    return user
+
+
+def queue_turn(game: Game) -> None:
+    """Queue the bot's move (or vote) for after the commit."""
+    from ..tasks import bot_move
+
+    low, high = LIVE_DELAY if game.seconds_per_move <= LIVE_DEADLINE_SECONDS else CORRESPONDENCE_DELAY
+    delay = random.uniform(low, high)
+    game_id = game.pk
+    transaction.on_commit(lambda: bot_move.apply_async(args=[game_id], countdown=delay))
+
+
+def _bots_due(game: Game, state: engine.Game) -> list:
+    """(seat, user) of bots that must act now: voters yet to vote, or the bot to move."""
+    seats = {s.index: s.user for s in game.seats.select_related("user")}
+    if state.pending is not None:
+        return [(s, seats[s]) for s in state.voters
+                if seats[s].is_bot and state.pending.vote_of(s) is None]
+    if seats[state.to_move].is_bot:
+        return [(state.to_move, seats[state.to_move])]
+    return []
+
+
+def bot_turn(*, game_id: int) -> int:
+    """Every bot due in the game acts once; returns how many acted."""
+    acted = 0
+    for _ in range(engine.MAX_PLAYERS):
+        game = Game.objects.filter(pk=game_id, status=Status.ACTIVE).first()
+        if game is None:
+            return acted
+        state = selectors.engine_state(game)
+        due = _bots_due(game, state)
+        if not due:
+            return acted
+        seat, user = due[0]
+        try:
+            _act(game, state, seat, user)
+        except Refused as refused:
+            log.info("TOW bot in game %s was refused: %s", game_id, refused.reason)
+            return acted
+        acted += 1
+    return acted
+
+
+def _act(game: Game, state: engine.Game, seat: int, user) -> None:
+    if state.pending is not None:
+        game_vote(game_id=game.pk, player=user, accept=True, move_count=game.move_count)
+        return
+    rack = state.racks[seat]
+    rejected = {(tuple(t.move.placement), t.move.path) for t in state.turns
+                if not t.accepted and t.move.seat == seat}
+    for play in engine.find_plays(state.table, rack, state.lexicon)[:20]:
+        if (tuple(play.placement), play.path) in rejected:
+            continue  # the house said no to this one already
+        game_play(game_id=game.pk, player=user, placement=play.placement, path=play.path,
+                  move_count=game.move_count)
+        return
+    if len(state.bag) >= len(rack):
+        game_swap(game_id=game.pk, player=user, tiles=rack, move_count=game.move_count)
+    else:
+        game_pass(game_id=game.pk, player=user, move_count=game.move_count)
+
+
+def bots_sweep(*, now=None) -> int:
+    """Move bots whose turn task was lost: games idle longer than the grace period."""
+    now = now or timezone.now()
+    acted = 0
+    for game in Game.objects.filter(status=Status.ACTIVE, seats__user__is_bot=True).distinct():
+        last = game.moves.order_by("-number").values_list("created_at", flat=True).first()
+        if (last or game.started_at or now) > now - SWEEP_GRACE:
+            continue
+        acted += bot_turn(game_id=game.pk)
+    return acted

@@ -1,0 +1,241 @@
+"""Moves of a game in progress: play, swap, pass, vote, resign, forfeit.
+
+Every move goes through ``_apply``: lock the game, check the seat, the turn and the move
+number the client saw, let the engine apply the move, store it, and set the next turn's
+deadline or finish the game. A house-vote play is stored when made (``accepted`` None)
+and marked accepted or rejected by the move that settles its vote.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.engine import tow as engine
+
+from .. import selectors
+from ..models import Game, Move, MoveKind, Status
+from . import notifications
+from .errors import Refused
+
+STALE = "The game has moved on since this page was loaded; the table has been refreshed."
+LEFT = {MoveKind.RESIGN: "resigned", MoveKind.FORFEIT: "forfeited"}
+TURN_KINDS = (engine.PLACE, engine.SWAP, engine.PASS)
+
+
+def _locked(game_id: int) -> Game:
+    try:
+        return Game.objects.select_for_update().get(pk=game_id)
+    except Game.DoesNotExist:
+        raise Refused("No such game.", status=404) from None
+
+
+def _seat_index(game: Game, player) -> int:
+    index = game.seats.filter(user=player).values_list("index", flat=True).first()
+    if index is None:
+        raise Refused("You are not playing in this game.", status=403)
+    return index
+
+
+def _sentence(reason: str) -> str:
+    return reason[:1].upper() + reason[1:] + ("" if reason.endswith(".") else ".")
+
+
+def _apply(game: Game, move: engine.Move, *, move_count: int | None, reason: str = "",
+           now=None) -> Move:
+    now = now or timezone.now()
+    if game.status != Status.ACTIVE:
+        raise Refused("This game is over." if game.status == Status.FINISHED
+                      else "This game has not started.", status=409)
+    if game.seats.filter(index=move.seat).exclude(left="").exists():
+        raise Refused("You have left this game.", status=409)
+    if move_count is not None and move_count != game.move_count:
+        raise Refused(STALE, status=409)
+    moves = list(game.moves.order_by("number"))
+    before = selectors.engine_state(game, moves=moves)
+    if move.kind in TURN_KINDS + (engine.VOTE,):
+        if move.kind in TURN_KINDS and before.pending is None and move.seat != before.to_move:
+            raise Refused("It is not your turn.", status=409)
+        # The clock is the server's: a move after the deadline waits for the sweep.
+        if game.deadline is not None and game.deadline <= now:
+            raise Refused("The time for this move has run out.", status=409)
+    try:
+        after = before.apply(move)
+    except engine.IllegalPlay as refused:
+        raise Refused(_sentence(refused.reason)) from None
+    stored = Move(game=game, number=game.move_count, seat=move.seat, kind=move.kind,
+                  placement=[list(t) for t in move.placement],
+                  path=[list(c) for c in move.path], tiles=move.tiles, accept=move.accept,
+                  rack_before=before.racks[move.seat], rack_after=after.racks[move.seat],
+                  reason=reason)
+    opened_vote = before.pending is None and after.pending is not None
+    settled = before.pending is not None and after.pending is None
+    if opened_vote:
+        stored.play = after.pending.play.to_dict()
+        stored.score = after.pending.play.score
+    elif move.kind == engine.PLACE:
+        turn = after.turns[-1]
+        stored.play, stored.score, stored.accepted = turn.play.to_dict(), turn.score, True
+    stored.save()
+    game.move_count += 1
+    seats = {seat.index: seat for seat in game.seats.select_related("user")}
+    for index, seat in seats.items():
+        seat.score = after.scores[index]
+        if move.kind in LEFT and index == move.seat:
+            seat.left = LEFT[move.kind]
+    accepted = _settle(game, before, after) if settled else None
+    game.voting = after.pending is not None
+    if after.is_over:
+        game.save()
+        _finish(game, after, seats)
+    else:
+        rejected = accepted is False
+        turn_passed = after.to_move != before.to_move or (settled and accepted is not None)
+        game.to_move = after.to_move
+        if turn_passed:
+            game.set_deadline(now)
+        game.save()
+        for seat in seats.values():
+            seat.save(update_fields=["score", "left"])
+        if opened_vote:
+            for voter in after.voters:
+                notifications.vote_needed(game, user=seats[voter].user, by=seats[move.seat].user,
+                                          words=after.pending.play.unknown_words)
+        if accepted is not None:
+            notifications.vote_result(game, user=seats[before.pending.move.seat].user,
+                                      accepted=accepted, words=before.pending.play.unknown_words)
+        if turn_passed and not rejected:
+            notifications.your_turn(game, user=seats[after.to_move].user,
+                                    news=_news(after, seats))
+        if turn_passed:
+            notifications.deadline_set(game)
+    if move.kind == MoveKind.FORFEIT:
+        notifications.forfeited(game, user=seats[move.seat].user, reason=reason)
+    notifications.game_changed(game)
+    return stored
+
+
+def _settle(game: Game, before: engine.Game, after: engine.Game) -> bool | None:
+    """Mark the voted play accepted or rejected; None if its player left (no vote result)."""
+    voted = game.moves.filter(kind=MoveKind.PLACE, accepted__isnull=True).order_by("-number").first()
+    last = after.turns[-1]
+    if last.move != before.pending.move:
+        if voted is not None:
+            Move.objects.filter(pk=voted.pk).update(accepted=False, score=0)
+        return None
+    if voted is not None:
+        Move.objects.filter(pk=voted.pk).update(accepted=last.accepted, score=last.score)
+    return last.accepted
+
+
+def _news(state: engine.Game, seats: dict) -> str:
+    """What the last turn did, for the next player's notification."""
+    turn = state.turns[-1]
+    seat = seats.get(turn.move.seat)
+    name = seat.user.shown_name if seat and seat.user else "Someone"
+    if turn.move.kind == engine.PLACE and turn.play is not None:
+        return f"{name} played {turn.play.main_word.upper()} for {turn.score}"
+    return {engine.SWAP: f"{name} swapped", engine.PASS: f"{name} passed",
+            engine.RESIGN: f"{name} resigned", engine.FORFEIT: f"{name} forfeited"}.get(
+                turn.move.kind, "")
+
+
+def _finish(game: Game, after: engine.Game, seats: dict) -> None:
+    game.status = Status.FINISHED
+    game.finished_at = timezone.now()
+    game.to_move = None
+    game.deadline = None
+    game.remind_at = None
+    game.voting = False
+    game.end_reason = after.end_reason or ""
+    game.save()
+    places = {seat: place for seat, _, place in after.standings()}
+    for index, seat in seats.items():
+        seat.place = places[index]
+        seat.save(update_fields=["score", "left", "place"])
+    _record_rating(game, list(seats.values()))
+    result = selectors.result_text(game, after, seats)
+    for seat in seats.values():
+        notifications.game_over(game, user=seat.user, result=result)
+
+
+def _record_rating(game: Game, seats: list) -> None:
+    """A ranked game between two people that saw a move goes to the ``tow`` pool."""
+    if not game.ranked or len(seats) != 2 or any(s.user.is_bot for s in seats):
+        return
+    if not game.moves.filter(kind__in=(MoveKind.PLACE, MoveKind.SWAP, MoveKind.PASS)).exists():
+        return
+    from games.ratings.services import Finish, result_record
+
+    finishes = [Finish(s.user_id, s.place or len(seats), s.score, bool(s.left)) for s in seats]
+    result_record(pool="tow", kind="tow", object_id=game.pk, finishes=finishes,
+                  url=game.get_absolute_url(), finished_at=game.finished_at)
+
+
+def _parse_move(build):
+    try:
+        return build()
+    except (TypeError, ValueError):
+        raise Refused("The move could not be read.") from None
+
+
+@transaction.atomic
+def game_play(*, game_id: int, player, placement, path=None, word: str = "",
+              move_count: int | None) -> Move:
+    """Place tiles ``[(row, col, letter, kind), ...]`` and name the main word by its
+    ``path`` of cells, or by the ``word`` when only one path spells it."""
+    game = _locked(game_id)
+    seat = _seat_index(game, player)
+    if not path:
+        state = selectors.engine_state(game)
+        if state.pending is None and state.to_move == seat:
+            try:
+                path, _ = selectors.find_path(state, placement, word)
+            except engine.IllegalPlay as refused:
+                raise Refused(_sentence(refused.reason)) from None
+    move = _parse_move(lambda: engine.Move.place(seat, placement, path or ()))
+    return _apply(game, move, move_count=move_count)
+
+
+@transaction.atomic
+def game_swap(*, game_id: int, player, tiles: str, move_count: int | None) -> Move:
+    """Swap ``tiles`` (letters, "+" corner, "*" PZ) for as many from the bag."""
+    game = _locked(game_id)
+    seat = _seat_index(game, player)
+    return _apply(game, engine.Move.swap(seat, tiles), move_count=move_count)
+
+
+@transaction.atomic
+def game_pass(*, game_id: int, player, move_count: int | None) -> Move:
+    game = _locked(game_id)
+    seat = _seat_index(game, player)
+    return _apply(game, engine.Move.pass_(seat), move_count=move_count)
+
+
+@transaction.atomic
+def game_vote(*, game_id: int, player, accept: bool, move_count: int | None) -> Move:
+    """Vote on the play waiting for the house: a majority accepts, a tie rejects."""
+    game = _locked(game_id)
+    seat = _seat_index(game, player)
+    return _apply(game, engine.Move.vote(seat, accept), move_count=move_count)
+
+
+@transaction.atomic
+def game_resign(*, game_id: int, player) -> Move:
+    game = _locked(game_id)
+    seat = _seat_index(game, player)
+    return _apply(game, engine.Move.resign(seat), move_count=None)
+
+
+@transaction.atomic
+def game_deadline(*, game_id: int, now=None) -> Move | None:
+    """The move deadline passed: close a running vote on the votes cast, or forfeit the
+    player to move. Does nothing before the deadline (idempotent)."""
+    game = _locked(game_id)
+    now = now or timezone.now()
+    if game.status != Status.ACTIVE or game.deadline is None or game.deadline > now:
+        return None
+    if game.voting:
+        return _apply(game, engine.Move.close_vote(game.to_move), move_count=None, now=now)
+    return _apply(game, engine.Move.forfeit(game.to_move), move_count=None,
+                  reason="missed the move deadline", now=now)

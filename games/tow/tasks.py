@@ -1,0 +1,37 @@
+"""Celery tasks of TOW games: thin, idempotent calls into the services."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from .services import deadlines
+
+
+@shared_task
+def sweep_deadlines() -> dict:
+    """Close votes and forfeit players whose deadline passed; remind those near theirs."""
+    return {"deadlines": deadlines.games_deadlines_passed(),
+            "reminded": deadlines.games_send_reminders()}
+
+
+@shared_task
+def deadline_passed(game_id: int) -> bool:
+    """Queued for a live game's deadline: close the vote or forfeit, if it has passed."""
+    from .services.moves import game_deadline
+
+    return game_deadline(game_id=game_id) is not None
+
+
+@shared_task(acks_late=True)
+def bot_move(game_id: int) -> int:
+    """Bots due in the game act; a stale or doubled task is refused and does nothing."""
+    from .services.bots import bot_turn
+
+    return bot_turn(game_id=game_id)
+
+
+@shared_task
+def sweep_bots() -> int:
+    from .services.bots import bots_sweep
+
+    return bots_sweep()

@@ -1,0 +1,190 @@
+"""TOW pages: thin views over ``selectors`` (reads) and ``services`` (actions).
+
+Actions answer JSON ``{"ok": true, "move_count": n}`` or ``{"ok": false, "reason": ...}``;
+the page then reloads its view from ``state``.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from . import selectors, services
+from .forms import MoveInputError, NewGameForm, parse_cells, parse_move_count
+from .models import Game, Status
+from .services import Refused
+
+OUT_OF_DATE = "The page is out of date; reload it."
+
+
+def _answer(action, **kwargs) -> JsonResponse:
+    try:
+        move = action(**kwargs)
+    except Refused as refused:
+        return JsonResponse({"ok": False, "reason": refused.reason}, status=refused.status)
+    return JsonResponse({"ok": True, "move_count": move.number + 1, "score": move.score})
+
+
+def _bad(reason: str, status: int = 400) -> JsonResponse:
+    return JsonResponse({"ok": False, "reason": reason}, status=status)
+
+
+@login_required
+def lobby(request):
+    """My games, the open seeks and the form for a new game."""
+    form = NewGameForm(request.POST or None, player=request.user)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            game = services.game_create(
+                creator=request.user, seconds_per_move=data["seconds_per_move"],
+                invitees=data["invitees"], open_seats=data["open_seats"], words=data["words"],
+                bots=data["bots"], ranked=data["ranked"])
+        except Refused as refused:
+            form.add_error(None, refused.reason)
+        else:
+            return redirect(game)
+    context = {"form": form, "lists": selectors.my_games(user=request.user),
+               "seeks": selectors.open_seeks(user=request.user)}
+    return render(request, "tow/lobby.html", context)
+
+
+@login_required
+@require_GET
+def game(request, pk: int):
+    game = get_object_or_404(Game, pk=pk)
+    return render(request, "tow/game.html",
+                  {"game": game, "view": selectors.game_view(game=game, viewer=request.user)})
+
+
+@login_required
+@require_GET
+def state(request, pk: int):
+    game = get_object_or_404(Game, pk=pk)
+    return JsonResponse(selectors.game_view(game=game, viewer=request.user))
+
+
+def _move_input(request):
+    placement = parse_cells(request.POST.get("placement"), what="placement")
+    path = parse_cells(request.POST.get("path"), what="path")
+    word = (request.POST.get("word") or "").strip()[:40]
+    return placement, path, word
+
+
+@login_required
+@require_POST
+def preview(request, pk: int):
+    game = get_object_or_404(Game, pk=pk)
+    try:
+        placement, path, word = _move_input(request)
+    except MoveInputError as error:
+        return JsonResponse({"legal": False, "reason": str(error)})
+    if not placement:
+        return JsonResponse({"legal": False, "reason": "Place tiles from your rack on the table."})
+    return JsonResponse(selectors.preview(game=game, player=request.user, placement=placement,
+                                          path=path, word=word))
+
+
+@login_required
+@require_POST
+def play(request, pk: int):
+    move_count = parse_move_count(request.POST.get("move_count"))
+    if move_count is None:
+        return _bad(OUT_OF_DATE, 409)
+    try:
+        placement, path, word = _move_input(request)
+    except MoveInputError as error:
+        return _bad(str(error))
+    return _answer(services.game_play, game_id=pk, player=request.user, placement=placement,
+                   path=path, word=word, move_count=move_count)
+
+
+@login_required
+@require_POST
+def swap(request, pk: int):
+    move_count = parse_move_count(request.POST.get("move_count"))
+    if move_count is None:
+        return _bad(OUT_OF_DATE, 409)
+    tiles = (request.POST.get("tiles") or "").lower()
+    if not tiles or len(tiles) > 7 or any(t not in "+*" and not "a" <= t <= "z" for t in tiles):
+        return _bad("Choose the tiles to swap.")
+    return _answer(services.game_swap, game_id=pk, player=request.user, tiles=tiles,
+                   move_count=move_count)
+
+
+@login_required
+@require_POST
+def pass_turn(request, pk: int):
+    move_count = parse_move_count(request.POST.get("move_count"))
+    if move_count is None:
+        return _bad(OUT_OF_DATE, 409)
+    return _answer(services.game_pass, game_id=pk, player=request.user, move_count=move_count)
+
+
+@login_required
+@require_POST
+def vote(request, pk: int):
+    move_count = parse_move_count(request.POST.get("move_count"))
+    answer = request.POST.get("accept")
+    if move_count is None:
+        return _bad(OUT_OF_DATE, 409)
+    if answer not in ("yes", "no"):
+        return _bad("Vote yes or no.")
+    return _answer(services.game_vote, game_id=pk, player=request.user, accept=answer == "yes",
+                   move_count=move_count)
+
+
+@login_required
+@require_POST
+def resign(request, pk: int):
+    return _answer(services.game_resign, game_id=pk, player=request.user)
+
+
+def _lobby_action(request, pk: int, action, done: str, started: str | None = None):
+    try:
+        result = action(game_id=pk, player=request.user)
+    except Refused as refused:
+        if refused.status == 404:
+            raise Http404(refused.reason) from None
+        messages.error(request, refused.reason)
+        return redirect("tow:game", pk)
+    messages.success(request, started if started and result.status == Status.ACTIVE else done)
+    return redirect(result)
+
+
+@login_required
+@require_POST
+def accept(request, pk: int):
+    return _lobby_action(request, pk, services.game_accept, "You joined the game.",
+                         started="The game has started.")
+
+
+@login_required
+@require_POST
+def decline(request, pk: int):
+    return _lobby_action(request, pk, services.game_decline, "You declined the invitation.")
+
+
+@login_required
+@require_POST
+def cancel(request, pk: int):
+    return _lobby_action(request, pk, services.game_cancel, "The game was withdrawn.")
+
+
+@login_required
+@require_POST
+def rematch(request, pk: int):
+    return _lobby_action(request, pk, services.game_rematch, "Rematch offered.",
+                         started="The rematch has started.")
+
+
+@login_required
+@require_GET
+def replay(request, pk: int):
+    game = get_object_or_404(Game, pk=pk)
+    if game.status not in (Status.ACTIVE, Status.FINISHED):
+        raise Http404("The game has not started.")
+    return JsonResponse({"frames": selectors.replay_frames(game=game)})
