@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "games",
     "games.hunts",
     "games.crosswords",
+    "games.tow",
     "games.ratings",
     "lexicon",
 ]
@@ -174,6 +175,8 @@ CELERY_BEAT_SCHEDULE = {
     "hunts-matchmaking": {"task": "games.hunts.tasks.match_ranked", "schedule": 1.5, "options": {"expires": 3}},
     "ratings-sweep": {"task": "games.ratings.tasks.sweep", "schedule": 5.0},
     "crossword-deadlines": {"task": "games.crosswords.tasks.sweep_deadlines", "schedule": 30.0},
+    "tow-deadlines": {"task": "games.tow.tasks.sweep_deadlines", "schedule": 30.0},
+    "tow-bots": {"task": "games.tow.tasks.sweep_bots", "schedule": 30.0},
 }
 
 # --- Auth -----------------------------------------------------------------------------

@@ -9,6 +9,7 @@ urlpatterns = [
     path("hunts/", include("games.hunts.urls")),
     path("words/", include("lexicon.urls")),
     path("games/", include("games.crosswords.urls")),
+    path("tow/", include("games.tow.urls")),
     path("ratings/", include("games.ratings.urls")),
     path("", include("accounts.urls")),
 ]
