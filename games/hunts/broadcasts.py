@@ -6,9 +6,10 @@ that rolls back, and a task never starts before the rows it reads are committed.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.db import transaction
 from django.template.loader import render_to_string
-from django.utils import timezone
 
 from config.realtime import broadcast
 
@@ -60,12 +61,19 @@ def round_started(game_round, bots: list[tuple[int, str]]) -> None:
     def after_commit() -> None:
         tasks.end_round.apply_async((round_id,), eta=deadline)
         for user_id, strength in bots:
-            wait = max(0.0, (starts_at - timezone.now()).total_seconds()) + first_turn_delay(strength)
-            tasks.bot_turn.apply_async((round_id, user_id), countdown=wait)
+            first_turn = starts_at + timedelta(seconds=first_turn_delay(strength))
+            tasks.bot_turn.apply_async((round_id, user_id, 0), eta=first_turn)
         broadcast(table_group(table_id), {"type": "table.changed"})
 
     transaction.on_commit(after_commit)
     lobby_changed()
+
+
+def bot_turn_planned(round_id: int, user_id: int, *, turn: int, at) -> None:
+    """Queue a bot's ``turn`` to run at ``at``."""
+    from games.hunts import tasks
+
+    transaction.on_commit(lambda: tasks.bot_turn.apply_async((round_id, user_id, turn), eta=at))
 
 
 def word_found(game_round, user, *, word: str, points: int, path, bonuses) -> None:

@@ -167,11 +167,19 @@ class RoundPlayer(models.Model):
     placing = models.PositiveSmallIntegerField(null=True, blank=True)
     is_winner = models.BooleanField(default=False)
     is_draw = models.BooleanField(default=False)
+    # A bot's turns: which one is due and when (None: no more turns). The queued task
+    # carrying a turn plays it only if it is still the due one (services/bots.py).
+    bot_turn = models.PositiveIntegerField(default=0)
+    bot_next_turn_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["position"]
         constraints = [
             models.UniqueConstraint(fields=["round", "user"], name="hunt_round_player_once"),
+        ]
+        indexes = [
+            models.Index(fields=["bot_next_turn_at"], condition=Q(bot_next_turn_at__isnull=False),
+                         name="hunt_bot_turn_due"),
         ]
 
     def __str__(self) -> str:

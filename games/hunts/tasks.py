@@ -1,4 +1,8 @@
-"""Celery tasks for hunts: thin, each calls one service."""
+"""Celery tasks for hunts: thin, each calls one service.
+
+None of them needs its message to survive: round ends and bot turns are stored on the
+round, and ``sweep`` redoes whatever is overdue (the pattern is in ``config.celery``).
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ from celery import shared_task
 
 from games.hunts import services
 from games.hunts.models import HuntRound
-from games.hunts.services.bots import bot_play
+from games.hunts.services.bots import bot_play, bots_sweep
 
 
 @shared_task(acks_late=True)
@@ -25,11 +29,14 @@ def end_round(round_id: int) -> bool:
 
 
 @shared_task
-def bot_turn(round_id: int, user_id: int) -> None:
-    """One bot submission; the bot's next turn is scheduled until the deadline."""
-    wait = bot_play(round_id=round_id, user_id=user_id)
-    if wait is not None:
-        bot_turn.apply_async((round_id, user_id), countdown=wait)
+def bot_turn(round_id: int, user_id: int, turn: int | None = None) -> None:
+    """A bot's ``turn``: one submission, and the next turn queued until the deadline.
+
+    A second delivery, or one for a turn already played, does nothing. (A message
+    without a turn, queued by an older version, is left to the sweep.)
+    """
+    if turn is not None:
+        bot_play(round_id=round_id, user_id=user_id, turn=turn)
 
 
 @shared_task(acks_late=False)
@@ -44,10 +51,11 @@ def match_ranked(pool: str | None = None) -> list[list[int]]:
 
 @shared_task
 def sweep() -> dict:
-    """End rounds whose end task was lost (e.g. the worker was down); forget dead sockets;
-    close tables left idle."""
+    """End rounds whose end task was lost (e.g. the worker was down); queue again the bot
+    turns whose task was lost; forget dead sockets; close tables left idle."""
     return {
         "rounds_ended": services.rounds_sweep(),
+        "bots_restarted": len(bots_sweep()),
         "connections_dropped": services.connection_sweep(),
         "tables_closed": services.tables_sweep(),
     }

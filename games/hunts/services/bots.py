@@ -4,6 +4,13 @@ A bot's plan for a round is the board's words in the order its strength prefers:
 bots look for short, common words (word frequency), hard bots for long, high-scoring
 ones. Each turn it submits the next word of its plan nobody has taken, through
 ``round_submit``, and says when its next turn is.
+
+A bot's turns are a chain of Celery tasks, one per turn, but the chain is only a
+messenger: the bot's seat in the round (``RoundPlayer``) stores which turn is due and
+when. A task carries the turn it was queued for and plays it under the seat's row lock,
+so a second delivery of the same task finds the turn already taken and does nothing,
+and ``bots_sweep`` re-queues the due turn of a bot whose chain died (worker killed,
+broker restarted) without ever running one turn twice.
 """
 
 from __future__ import annotations
@@ -13,15 +20,19 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 
+from datetime import timedelta
+
 from django.contrib.auth import get_user_model
+from django.db import transaction
 from django.utils import timezone
 
 from games.engine import hunt
-from games.hunts.models import FoundWord, Game, HuntRound, RoundStatus
+from games.hunts import broadcasts
+from games.hunts.models import FoundWord, Game, HuntRound, RoundPlayer, RoundStatus
 from lexicon.frequency import zipf
 from lexicon.services import get_lexicon
 
-from .rounds import board_of, round_submit
+from .rounds import _round_lock, board_of, round_submit
 
 
 @dataclass(frozen=True)
@@ -38,6 +49,10 @@ PROFILES = {
     "medium": BotProfile(pace=(3.5, 7.0), min_zipf=2.0, max_letters=8, weight_points=0.5, first_turn=3.0),
     "hard": BotProfile(pace=(1.8, 4.0), min_zipf=0.0, max_letters=16, weight_points=1.0, first_turn=1.5),
 }
+
+
+# A turn task this early is taken as on time (timers and clocks are not exact).
+EARLY = timedelta(seconds=1)
 
 
 def first_turn_delay(strength: str) -> float:
@@ -70,18 +85,45 @@ def _plan(round_id: int, board_text: str, game: str, code: str, version: int, mi
     return tuple(word for _, word in scored)
 
 
-def bot_play(*, round_id: int, user_id: int, now: datetime | None = None) -> float | None:
-    """One bot turn: submit the next word of the plan; seconds until the next turn, or None.
+def bot_play(*, round_id: int, user_id: int, turn: int | None = None, now: datetime | None = None) -> float | None:
+    """Play a bot's due turn: submit the next word of its plan; seconds until the next turn, or None.
 
-    None means the bot stops: the round is over or its plan is spent.
+    ``turn`` is the turn a queued task was sent for: any other (an old or doubled
+    delivery) changes nothing and returns None, as does a turn that is not due yet
+    (its own task comes at its time). Without ``turn`` the bot's next turn is played
+    now. None also means the bot stops: the round is over or its plan is spent. The
+    next turn is queued after commit.
     """
     now = now or timezone.now()
-    game_round = HuntRound.objects.filter(pk=round_id).first()
-    if game_round is None or game_round.status != RoundStatus.PLAYING or now >= game_round.deadline:
+    with transaction.atomic():
+        # The round's lock before the seat's, in round_end's order, so the two never
+        # wait for each other in a circle.
+        _round_lock(round_id, shared=True)
+        player = (RoundPlayer.objects.select_for_update().select_related("round")
+                  .filter(round_id=round_id, user_id=user_id).exclude(bot_strength="").first())
+        if player is None or player.bot_next_turn_at is None:
+            return None
+        if turn is not None:
+            if turn != player.bot_turn:
+                return None
+            if now < player.bot_next_turn_at - EARLY:
+                # Another machine's clock ran ahead: come back when the turn is due.
+                broadcasts.bot_turn_planned(round_id, user_id, turn=turn, at=player.bot_next_turn_at)
+                return None
+        wait = _take_turn(player, now)
+        player.bot_turn += 1
+        player.bot_next_turn_at = now + timedelta(seconds=wait) if wait is not None else None
+        player.save(update_fields=["bot_turn", "bot_next_turn_at"])
+        if wait is not None:
+            broadcasts.bot_turn_planned(round_id, user_id, turn=player.bot_turn, at=player.bot_next_turn_at)
+        return wait
+
+
+def _take_turn(player: RoundPlayer, now: datetime) -> float | None:
+    game_round = player.round
+    if game_round.status != RoundStatus.PLAYING or now >= game_round.deadline:
         return None
-    player = game_round.players.filter(user_id=user_id).exclude(bot_strength="").first()
-    if player is None:
-        return None
+    user_id = player.user_id
     profile = PROFILES[player.bot_strength]
     plan = _plan(game_round.pk, game_round.board, game_round.game, game_round.lexicon_code,
                  game_round.lexicon_version, game_round.min_length, game_round.seed,
@@ -98,8 +140,25 @@ def bot_play(*, round_id: int, user_id: int, now: datetime | None = None) -> flo
         bot = get_user_model().objects.get(pk=user_id)
         board = board_of(game_round.board)
         path = hunt.find_path(board, word)
-        round_submit(round_id=round_id, user=bot, path=[list(square) for square in path], now=now)
+        round_submit(round_id=game_round.pk, user=bot, path=[list(square) for square in path], now=now)
     wait = rng.uniform(*profile.pace)
     if (game_round.deadline - now).total_seconds() <= wait:
         return None
     return wait
+
+
+def bots_sweep(*, now: datetime | None = None, grace: timedelta = timedelta(seconds=2)) -> list[tuple[int, int]]:
+    """Queue again the due turn of every bot whose turn is overdue by ``grace``: its task was lost.
+
+    Only reads: if the lost task was merely late, both deliveries carry the same turn
+    and the second does nothing.
+    """
+    now = now or timezone.now()
+    overdue = list(
+        RoundPlayer.objects.filter(bot_next_turn_at__lt=now - grace, round__status=RoundStatus.PLAYING,
+                                   round__deadline__gt=now)
+        .values_list("round_id", "user_id", "bot_turn")
+    )
+    for round_id, user_id, turn in overdue:
+        broadcasts.bot_turn_planned(round_id, user_id, turn=turn, at=now)
+    return [(round_id, user_id) for round_id, user_id, _ in overdue]

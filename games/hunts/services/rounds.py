@@ -57,6 +57,8 @@ def path_from_text(board: hunt.Board, text: str) -> hunt.Path:
 @transaction.atomic
 def round_start(*, table_id: int, by, now: datetime | None = None) -> HuntRound:
     """The host starts a round: a new board, the 3-2-1, then ``round_seconds`` of play."""
+    from .bots import first_turn_delay
+
     now = now or timezone.now()
     try:
         table = HuntTable.objects.select_for_update().get(pk=table_id)
@@ -85,7 +87,9 @@ def round_start(*, table_id: int, by, now: datetime | None = None) -> HuntRound:
     )
     RoundPlayer.objects.bulk_create(
         RoundPlayer(round=game_round, user_id=seat.user_id, position=seat.position,
-                    bot_strength=seat.bot_strength)
+                    bot_strength=seat.bot_strength,
+                    bot_next_turn_at=(starts_at + timedelta(seconds=first_turn_delay(seat.bot_strength))
+                                      if seat.bot_strength else None))
         for seat in seats
     )
     table.status = TableStatus.PLAYING
@@ -365,7 +369,7 @@ def round_end(*, round_id: int, now: datetime | None = None) -> HuntRound | None
     return game_round
 
 
-def rounds_sweep(*, now: datetime | None = None, grace: timedelta = timedelta(seconds=5)) -> list[int]:
+def rounds_sweep(*, now: datetime | None = None, grace: timedelta = timedelta(seconds=2)) -> list[int]:
     """End every round past its deadline (by ``grace``) whose end task was lost."""
     now = now or timezone.now()
     overdue = HuntRound.objects.filter(status=RoundStatus.PLAYING, deadline__lt=now - grace).values_list("pk", flat=True)
