@@ -1,8 +1,20 @@
 """The Celery app: Redis broker in server mode, the in-process broker when embedded.
 
-The broker is allowed to lose what it holds. Every scheduled piece of work (round ends,
-bot turns, forfeits, reminders) is also written in PostgreSQL and a beat sweep redoes
-whatever is overdue, and every task is idempotent (docs/deployment.md, "Faults").
+The broker is allowed to lose what it holds (a Redis restart, a killed worker's
+unacknowledged messages). Scheduled work follows one pattern (docs/deployment.md):
+
+1. The service that makes work due stores it in PostgreSQL in its own transaction: a
+   round's deadline, a bot seat's due turn and its time, a game's move deadline and
+   reminder time, a result waiting to be rated.
+2. It queues a task for that time after commit; the task names the unit of work
+   precisely (round id; bot, round and turn number; game id and move count).
+3. The task calls a service that does the work under a row lock, and only if it is
+   still due and still the same unit; otherwise it does nothing. Delivered twice, late
+   or early, it changes nothing more than once.
+4. A beat sweep (every 5-10 s, its ticks expiring) finds work overdue by a small grace
+   and queues it again, or does it, through the same service. It never needs to know
+   whether the first task was lost or merely late.
+
 The settings below only make the worker itself ride out a broker restart:
 
 - celery is pinned below 5.7: 5.7.0 closes the lost connection after detaching its

@@ -170,11 +170,14 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # beat tick is harmless.
 CELERY_BEAT_SCHEDULE = {
     "presence-sweep": {"task": "accounts.tasks.sweep_presence", "schedule": 30.0},
-    "hunts-sweep": {"task": "games.hunts.tasks.sweep", "schedule": 10.0},
+    # Sweeps redo lost work within seconds (config/celery.py); a tick queued while no
+    # worker ran is useless once the next is due, so it expires.
+    "hunts-sweep": {"task": "games.hunts.tasks.sweep", "schedule": 5.0, "options": {"expires": 5}},
     # A pass skips a pool another matcher holds; an old tick is useless, so it expires.
     "hunts-matchmaking": {"task": "games.hunts.tasks.match_ranked", "schedule": 1.5, "options": {"expires": 3}},
     "ratings-sweep": {"task": "games.ratings.tasks.sweep", "schedule": 5.0},
-    "crossword-deadlines": {"task": "games.crosswords.tasks.sweep_deadlines", "schedule": 30.0},
+    "crossword-deadlines": {"task": "games.crosswords.tasks.sweep_deadlines", "schedule": 10.0,
+                            "options": {"expires": 10}},
     "tow-deadlines": {"task": "games.tow.tasks.sweep_deadlines", "schedule": 30.0},
     "tow-bots": {"task": "games.tow.tasks.sweep_bots", "schedule": 30.0},
 }
