@@ -2,20 +2,36 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
 from .models import User
+from .validators import validate_unconfusable_username
 
 
 class SignUpForm(UserCreationForm):
-    email = forms.EmailField(help_text="For password resets and, if you want them, game emails.")
+    email = forms.EmailField(help_text="We send a link there to finish creating your account.")
 
     class Meta:
         model = User
         fields = ("username", "email")
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["username"].validators.append(validate_unconfusable_username)
+
     def clean_email(self):
-        email = self.cleaned_data["email"].strip().lower()
-        if User.objects.filter(email__iexact=email).exists():
-            raise forms.ValidationError("An account with this email address already exists.")
-        return email
+        return self.cleaned_data["email"].strip().lower()
+
+    def validate_unique(self):
+        # Whether an address has an account is for its owner to know: the sign-up
+        # answers the same either way and emails the owner (services.sign_up).
+        exclude = self._get_validation_exclusions()
+        exclude.add("email")
+        try:
+            self.instance.validate_unique(exclude=exclude)
+        except forms.ValidationError as error:
+            self._update_errors(error)
+
+
+class PasswordResetRequestForm(forms.Form):
+    email = forms.EmailField(max_length=254, widget=forms.EmailInput(attrs={"autocomplete": "email"}))
 
 
 class SettingsForm(forms.ModelForm):

@@ -21,9 +21,7 @@ class User(AbstractUser):
 
     email = models.EmailField("email address", unique=True)
     display_name = models.CharField(max_length=40, blank=True)
-    preferred_lexicon = models.CharField(
-        max_length=8, choices=Lexicons.choices, default=Lexicons.BOTH
-    )
+    preferred_lexicon = models.CharField(max_length=8, choices=Lexicons.choices, default=Lexicons.BOTH)
     email_notifications = models.BooleanField(
         default=True, help_text="Email me when it is my turn, before a deadline and when a game ends."
     )
@@ -67,3 +65,6 @@ class OnlineConnection(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["seen_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} on {self.channel_name}"

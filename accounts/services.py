@@ -1,13 +1,26 @@
-"""Account use cases: notifications and presence. The only code that changes them."""
+"""Account use cases: sign-up, password resets, notifications and presence.
+
+The only code that changes them. Emails leave through Celery after the commit, so an
+answer never waits for a mail server and takes as long whether or not an address has
+an account.
+"""
 
 from __future__ import annotations
 
 from datetime import timedelta
 
-from django.db import transaction
+from django.conf import settings
+from django.contrib.auth.hashers import make_password
+from django.contrib.auth.tokens import default_token_generator
+from django.db import IntegrityError, transaction
 from django.db.models import Count
+from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 
+from config.errors import Refused
 from config.realtime import broadcast, broadcast_on_commit, user_group
 
 from .models import Notification, OnlineConnection, User
@@ -40,10 +53,115 @@ def notify(
     if email_subject and user.email_notifications and user.email and not user.is_bot:
         from .tasks import send_email
 
-        transaction.on_commit(
-            lambda: send_email.delay(user.email, email_subject, email_body or text)
-        )
+        transaction.on_commit(lambda: send_email.delay(user.email, email_subject, email_body or text))
     return notification
+
+
+def _email_on_commit(address: str, subject: str, body: str) -> None:
+    from .tasks import send_email
+
+    transaction.on_commit(lambda: send_email.delay(address, subject, body))
+
+
+def confirmation_days() -> int:
+    return max(1, settings.PASSWORD_RESET_TIMEOUT // 86400)
+
+
+def _send_confirmation(user: User) -> None:
+    uid = urlsafe_base64_encode(force_bytes(user.pk))
+    link = settings.SITE_URL + reverse("signup_confirm", args=[uid, default_token_generator.make_token(user)])
+    body = render_to_string(
+        "accounts/email/signup_confirm.txt",
+        {"user": user, "link": link, "site_name": settings.SITE_NAME, "days": confirmation_days()},
+    )
+    _email_on_commit(user.email, "Finish creating your account", body)
+
+
+@transaction.atomic
+def sign_up(*, username: str, email: str, password: str) -> None:
+    """Start an account for ``email``; its owner finishes it from the emailed link.
+
+    The answer is the same whether or not the address has an account already: the
+    person who owns it gets an email either way (a link to finish a new or unfinished
+    account, or a reminder of the account they have), and both ways hash the password,
+    the slow step. Raises Refused only when ``username`` was taken a moment ago.
+    """
+    owner = User.objects.filter(email__iexact=email).first()
+    if owner is None:
+        user = User(username=username, email=email, is_active=False)
+        user.set_password(password)
+        try:
+            with transaction.atomic():
+                user.save()
+        except IntegrityError:
+            owner = User.objects.filter(email__iexact=email).first()
+            if owner is None:
+                raise Refused("That username was taken a moment ago; choose another.", 409) from None
+        else:
+            _send_confirmation(user)
+            return
+    make_password(password)
+    if owner.is_bot:
+        return
+    if not owner.is_active and owner.last_login is None:
+        _send_confirmation(owner)
+        return
+    body = render_to_string(
+        "accounts/email/signup_existing.txt",
+        {"user": owner, "site_name": settings.SITE_NAME, "site_url": settings.SITE_URL},
+    )
+    _email_on_commit(owner.email, "You already have an account", body)
+
+
+@transaction.atomic
+def sign_up_confirm(*, uidb64: str, token: str) -> User | None:
+    """Activate the unfinished account the link names; None if the link is no good.
+
+    Logging in changes what the token is made from, so a link works once; an account
+    that was switched off after being used is never switched on by an old link.
+    """
+    try:
+        pk = int(urlsafe_base64_decode(uidb64).decode())
+    except (TypeError, ValueError, UnicodeDecodeError):
+        return None
+    user = User.objects.select_for_update().filter(pk=pk).first()
+    if user is None or user.is_active or user.last_login is not None:
+        return None
+    if not default_token_generator.check_token(user, token):
+        return None
+    user.is_active = True
+    user.save(update_fields=["is_active"])
+    return user
+
+
+def password_reset_request(*, email: str) -> None:
+    """Queue a reset link for every active account of ``email`` (the worker looks them up).
+
+    The request only queues, so it answers in the same time whether or not the address
+    has an account.
+    """
+    from .tasks import send_password_reset
+
+    transaction.on_commit(lambda: send_password_reset.delay(email))
+
+
+def password_reset_send(*, email: str) -> int:
+    """Email a reset link to each active account of ``email``; returns how many."""
+    from urllib.parse import urlsplit
+
+    from django.contrib.auth.forms import PasswordResetForm
+
+    form = PasswordResetForm({"email": email})
+    if not form.is_valid():
+        return 0
+    site = urlsplit(settings.SITE_URL)
+    users = list(form.get_users(email))
+    form.save(
+        domain_override=site.netloc,
+        use_https=site.scheme == "https",
+        extra_email_context={"site_name": settings.SITE_NAME},
+    )
+    return len(users)
 
 
 def notifications_mark_read(*, user: User) -> int:
@@ -60,8 +178,7 @@ def online_players() -> list[dict]:
         .order_by("user__username")
     )
     return [
-        {"username": row["user__username"], "name": row["user__display_name"] or row["user__username"]}
-        for row in rows
+        {"username": row["user__username"], "name": row["user__display_name"] or row["user__username"]} for row in rows
     ]
 
 

@@ -10,6 +10,11 @@ def send_email(address: str, subject: str, body: str) -> None:
     send_mail(f"[{settings.SITE_NAME}] {subject}", body, None, [address])
 
 
+@shared_task(autoretry_for=(OSError,), retry_backoff=True, max_retries=5)
+def send_password_reset(address: str) -> int:
+    return services.password_reset_send(email=address)
+
+
 @shared_task
 def sweep_presence() -> int:
     return services.presence_sweep()

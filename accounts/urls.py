@@ -19,6 +19,8 @@ register_converter(UsernameConverter, "username")
 
 urlpatterns = [
     path("signup/", views.sign_up, name="signup"),
+    path("signup/confirm/<uidb64>/<token>/", views.sign_up_confirm, name="signup_confirm"),
+    path("accounts/password_reset/", views.password_reset, name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("u/<username:username>/", views.profile, name="profile"),
     path("settings/", views.account_settings, name="settings"),

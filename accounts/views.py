@@ -12,8 +12,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
+from config.errors import Refused
+
 from . import services
-from .forms import SettingsForm, SignUpForm
+from .forms import PasswordResetRequestForm, SettingsForm, SignUpForm
 from .models import User
 
 logger = logging.getLogger(__name__)
@@ -28,11 +30,34 @@ def sign_up(request):
         return redirect("profile", request.user.username)
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome, {user.username}! Your account is ready.")
-        return redirect("profile", user.username)
+        data = form.cleaned_data
+        try:
+            services.sign_up(username=data["username"], email=data["email"], password=data["password1"])
+        except Refused as refused:
+            form.add_error("username", refused.reason)
+        else:
+            return render(
+                request, "registration/signup_sent.html", {"email": data["email"], "days": services.confirmation_days()}
+            )
     return render(request, "registration/signup.html", {"form": form})
+
+
+def sign_up_confirm(request, uidb64: str, token: str):
+    user = services.sign_up_confirm(uidb64=uidb64, token=token)
+    if user is None:
+        return render(request, "registration/signup_confirm_failed.html", status=400)
+    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    messages.success(request, f"Welcome, {user.username}! Your account is ready.")
+    return redirect("profile", user.username)
+
+
+def password_reset(request):
+    """Ask for a reset link: the same answer, as fast, whether or not the address has an account."""
+    form = PasswordResetRequestForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        services.password_reset_request(email=form.cleaned_data["email"])
+        return redirect("password_reset_done")
+    return render(request, "registration/password_reset_form.html", {"form": form})
 
 
 def profile(request, username: str):
@@ -96,7 +121,11 @@ def healthz(request):
             except Exception as exc:
                 replies = []
                 logger.error("Health check: Celery ping failed: %s", exc)
-            status["celery"] = f"ok ({len(replies)} worker{'s' if len(replies) != 1 else ''})" if replies else "down: no worker answered"
+            status["celery"] = (
+                f"ok ({len(replies)} worker{'s' if len(replies) != 1 else ''})"
+                if replies
+                else "down: no worker answered"
+            )
             healthy = healthy and bool(replies)
         else:
             status["celery"] = "down: broker unreachable"

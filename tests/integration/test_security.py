@@ -89,7 +89,6 @@ def test_leaving_with_a_malformed_seat_changes_nothing(client, make_user, seat):
     assert HuntTable.objects.get(pk=table.pk).seats.filter(left_at__isnull=True).count() == 3
 
 
-
 # --------------------------------------------------------------------------- channel layer
 
 
@@ -128,9 +127,18 @@ async def asgi_request(method: str, path: str, *, peer: tuple[str, int], headers
     from config.asgi import application
 
     scope = {
-        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
-        "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
-        "headers": [(b"host", b"testserver"), *headers], "client": peer, "server": ("testserver", 80),
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": method,
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", b"testserver"), *headers],
+        "client": peer,
+        "server": ("testserver", 80),
     }
     communicator = ApplicationCommunicator(application, scope)
     await communicator.send_input({"type": "http.request", "body": body, "more_body": False})
@@ -156,9 +164,11 @@ async def log_in(*, peer, forwarded_for: str | None, password: str) -> int:
     token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', content).group(1).decode()
     form = urlencode({"csrfmiddlewaretoken": token, "username": "ann", "password": password}).encode()
     status, _, _ = await asgi_request(
-        "POST", "/accounts/login/", peer=peer, body=form,
-        headers=[*extra, (b"cookie", cookie.split(b";")[0]),
-                 (b"content-type", b"application/x-www-form-urlencoded")],
+        "POST",
+        "/accounts/login/",
+        peer=peer,
+        body=form,
+        headers=[*extra, (b"cookie", cookie.split(b";")[0]), (b"content-type", b"application/x-www-form-urlencoded")],
     )
     return status
 
@@ -178,8 +188,10 @@ async def test_a_client_forging_x_forwarded_for_is_still_locked_out(make_user, s
     def header(forged: str) -> str:
         return f"{forged}, {real}" if proxies else forged
 
-    answers = [await log_in(peer=peer, forwarded_for=header(f"6.6.6.{guess}"), password="nope")
-               for guess in range(settings.AXES_FAILURE_LIMIT)]
+    answers = [
+        await log_in(peer=peer, forwarded_for=header(f"6.6.6.{guess}"), password="nope")
+        for guess in range(settings.AXES_FAILURE_LIMIT)
+    ]
     assert answers == [200] * (settings.AXES_FAILURE_LIMIT - 1) + [429]
     assert await log_in(peer=peer, forwarded_for=header("6.6.6.99"), password="correct-horse-9") == 429
     if proxies:
@@ -191,8 +203,10 @@ def test_the_client_is_the_entry_the_outermost_trusted_proxy_wrote():
     """With n trusted proxies the n-th X-Forwarded-For entry from the right is the client."""
     from config.proxies import client_address
 
-    scope = {"client": ("10.0.0.2", 5000),
-             "headers": [(b"x-forwarded-for", b"6.6.6.6, 198.51.100.7"), (b"x-forwarded-for", b"10.0.0.1")]}
+    scope = {
+        "client": ("10.0.0.2", 5000),
+        "headers": [(b"x-forwarded-for", b"6.6.6.6, 198.51.100.7"), (b"x-forwarded-for", b"10.0.0.1")],
+    }
     assert client_address(scope, 0) == ("10.0.0.2", 5000)
     assert client_address(scope, 1) == ("10.0.0.1", 0)
     assert client_address(scope, 2) == ("198.51.100.7", 0)
@@ -206,3 +220,94 @@ def test_daphne_does_not_take_the_left_most_forwarded_address():
 
     procfile = (Path(__file__).resolve().parents[2] / "Procfile").read_text()
     assert "daphne" in procfile and "--proxy-headers" not in procfile
+
+
+# --------------------------------------------------------------------------- accounts
+
+
+def page_text(response, email: str) -> str:
+    """The page without the typed address and the per-response CSRF token."""
+    import re
+
+    return re.sub(r"[Tt]oken[^A-Za-z0-9]+[A-Za-z0-9]{32,}", "token", response.content.decode().replace(email, "@"))
+
+
+def sign_up(client, username: str, email: str):
+    return client.post(
+        "/signup/", {"username": username, "email": email, "password1": "tile-rack-2026", "password2": "tile-rack-2026"}
+    )
+
+
+@pytest.mark.django_db
+def test_sign_up_does_not_tell_whether_an_email_has_an_account(client, make_user, django_capture_on_commit_callbacks):
+    """A taken address gets the same answer as a new one; its owner is told by email, after the commit."""
+    from django.core import mail
+
+    from accounts.models import User
+    from config.celery import app
+
+    make_user("ann", email="ann@example.com")
+    app.conf.task_always_eager = True
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            taken = sign_up(client, "ann2", "Ann@Example.com")
+            assert mail.outbox == [], "no email is sent inside the request"
+        with django_capture_on_commit_callbacks(execute=True):
+            fresh = sign_up(client, "bob", "bob@example.com")
+    finally:
+        app.conf.task_always_eager = False
+    assert taken.status_code == fresh.status_code == 200
+    assert page_text(taken, "ann@example.com") == page_text(fresh, "bob@example.com")
+    assert not User.objects.filter(username="ann2").exists()
+    assert [(m.to, m.subject) for m in mail.outbox] == [
+        (["ann@example.com"], "[Wordfall] You already have an account"),
+        (["bob@example.com"], "[Wordfall] Finish creating your account"),
+    ]
+    assert '"ann"' in mail.outbox[0].body and "/accounts/password_reset/" in mail.outbox[0].body
+
+
+@pytest.mark.django_db(transaction=True)
+def test_password_reset_answers_alike_and_emails_through_the_worker(
+    client, make_user, celery_worker, django_assert_num_queries
+):
+    """Known and unknown addresses: same redirect, same (zero) queries in the request; the worker sends."""
+    import time
+
+    from django.core import mail
+
+    make_user("ann", email="ann@example.com")
+    answers = []
+    for address in ("ann@example.com", "nobody@example.com"):
+        with django_assert_num_queries(0):
+            response = client.post("/accounts/password_reset/", {"email": address})
+        answers.append((response.status_code, response.url))
+    assert answers[0] == answers[1] == (302, "/accounts/password_reset/done/")
+    deadline = time.monotonic() + 15
+    while not mail.outbox and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.3)  # the unknown address's task runs right after; it must send nothing
+    assert [m.to for m in mail.outbox] == [["ann@example.com"]]
+    assert "/accounts/reset/" in mail.outbox[0].body
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("username", "accepted"),
+    [
+        ("аlice", False),  # Cyrillic а, Latin lice
+        ("ѕсоре", False),  # all Cyrillic, reads as "scope"
+        ("Ωmega", False),  # Greek and Latin
+        ("alice_2", True),
+        ("jürgen", True),
+        ("山田", True),
+    ],
+)
+def test_usernames_that_pass_for_latin_ones_are_refused(client, username, accepted):
+    """Mixed-script names, and names with letters that look Latin but are not, are refused."""
+    from accounts.models import User
+
+    response = sign_up(client, username, "someone@example.com")
+    assert User.objects.filter(username=username).exists() is accepted
+    if not accepted:
+        errors = " ".join(response.context["form"].errors["username"])
+        assert "one alphabet" in errors or "look like Latin" in errors

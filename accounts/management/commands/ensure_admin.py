@@ -17,9 +17,11 @@ class Command(BaseCommand):
             return
         password = secrets.token_urlsafe(12)
         User.objects.create_superuser(username=username, email=f"{username}@localhost", password=password)
-        self.stdout.write(self.style.SUCCESS(
-            "\nCreated the administrator account.\n"
-            f"  Log in at http://127.0.0.1:8000/accounts/login/ (or /admin/)\n"
-            f"  username: {username}\n  password: {password}\n"
-            "Change the password after logging in (Settings → Change your password).\n"
-        ))
+        self.stdout.write(
+            self.style.SUCCESS(
+                "\nCreated the administrator account.\n"
+                f"  Log in at http://127.0.0.1:8000/accounts/login/ (or /admin/)\n"
+                f"  username: {username}\n  password: {password}\n"
+                "Change the password after logging in (Settings → Change your password).\n"
+            )
+        )
