@@ -14,6 +14,7 @@ from games.engine.tiles import LETTER_VALUES
 from games.hunts.models import (
     FoundWord, Game, HuntRound, HuntSeat, HuntTable, RoundPlayer, RoundStatus, TableConnection, TableStatus,
 )
+from games.hunts.services.daily import daily_table_visible
 from games.hunts.services.rounds import board_of, path_from_text
 
 LOBBY_MAX_AGE = timedelta(hours=12)
@@ -51,7 +52,7 @@ def open_tables() -> list[HuntTable]:
     """Tables of the lobby, newest first, with their seats and watcher counts."""
     tables = list(
         HuntTable.objects.exclude(status=TableStatus.CLOSED)
-        .filter(created_at__gte=timezone.now() - LOBBY_MAX_AGE)
+        .filter(created_at__gte=timezone.now() - LOBBY_MAX_AGE, daily__isnull=True)
         .select_related("host")
         .prefetch_related(Prefetch("seats", queryset=HuntSeat.objects.filter(left_at__isnull=True)
                                    .select_related("user"), to_attr="seated"))[:50]
@@ -73,7 +74,7 @@ def table_state(table_id: int, user) -> dict | None:
     In Classic a player sees only their own words, and everyone's word counts.
     """
     table = HuntTable.objects.select_related("host").filter(pk=table_id).first()
-    if table is None:
+    if table is None or (table.daily_id and not daily_table_visible(table, user)):
         return None
     user_id = user.pk if user is not None and user.is_authenticated else None
     seats = sorted(active_seats(table_id), key=lambda seat: seat.position)

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_POST
 from games.hunts import selectors, services
 from games.hunts.forms import BotForm, LeaveForm, TableForm
 from games.hunts.models import HuntTable
+from games.hunts.services.daily import daily_round_visible, daily_table_visible
 
 
 def lobby(request):
@@ -34,6 +35,8 @@ def table_create(request):
 
 def table(request, table_id: int):
     table = get_object_or_404(HuntTable.objects.select_related("host"), pk=table_id)
+    if not daily_table_visible(table, request.user):
+        raise Http404("No such table.")
     return render(request, "hunts/table.html", {"table": table, "bot_form": BotForm()})
 
 
@@ -83,7 +86,7 @@ def round_start(request, table_id: int):
 
 def round_detail(request, round_id: int):
     results = selectors.round_results(round_id)
-    if results is None:
+    if results is None or not daily_round_visible(results["round"], request.user):
         raise Http404("No such round.")
     template = "hunts/_results.html" if request.htmx or request.GET.get("partial") else "hunts/round.html"
     return render(request, template, results)

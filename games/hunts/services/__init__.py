@@ -6,6 +6,7 @@ one transaction, and its broadcasts and follow-up tasks are queued after commit
 """
 
 from .connections import connection_close, connection_open, connection_sweep, connection_touch
+from .daily import daily_play
 from .errors import HuntError
 from .matchmaking import match_pool, queue_cancel, queue_join, queue_play_bot, queue_touch
 from .rounds import SubmitResult, round_end, round_start, round_submit, rounds_sweep
@@ -13,7 +14,7 @@ from .tables import table_add_bot, table_create, table_join, table_leave, tables
 
 __all__ = [
     "HuntError", "SubmitResult",
-    "match_pool", "queue_cancel", "queue_join", "queue_play_bot", "queue_touch",
+    "daily_play", "match_pool", "queue_cancel", "queue_join", "queue_play_bot", "queue_touch",
     "connection_close", "connection_open", "connection_sweep", "connection_touch",
     "round_end", "round_start", "round_submit", "rounds_sweep",
     "table_add_bot", "table_create", "table_join", "table_leave", "tables_sweep",

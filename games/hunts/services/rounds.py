@@ -70,14 +70,20 @@ def round_start(*, table_id: int, by, now: datetime | None = None) -> HuntRound:
         raise HuntError("This table is closed.")
     if table.rounds.filter(status=RoundStatus.PLAYING).exists():
         raise HuntError("A round is already in progress.")
+    if table.daily_id and table.rounds_played:
+        raise HuntError("A daily challenge is played once.")
     seats = list(table.seats.filter(left_at__isnull=True).order_by("position"))
-    if len(seats) < 2:
+    if len(seats) < (1 if table.daily_id else 2):  # a daily challenge is played alone
         raise HuntError("A round needs at least two seated players (bots count).")
     rules = hunt.rules_for(table.game, table.size)
-    code = table.lexicon_code if table.game == Game.RAMPAGE else "en"
-    version = current_version(code)
-    seed = secrets.token_hex(8)
-    board = hunt.new_board(rules, seed, get_lexicon(code, version))
+    if table.daily_id:  # the day's board and word list, the same for everyone (daily.py)
+        daily = table.daily
+        code, version, seed, board = daily.lexicon_code, daily.lexicon_version, daily.seed, board_of(daily.board)
+    else:
+        code = table.lexicon_code if table.game == Game.RAMPAGE else "en"
+        version = current_version(code)
+        seed = secrets.token_hex(8)
+        board = hunt.new_board(rules, seed, get_lexicon(code, version))
     starts_at = now + COUNTDOWN
     game_round = HuntRound.objects.create(
         table=table, number=table.rounds_played + 1, game=table.game, size=table.size,

@@ -1,0 +1,58 @@
+"""Daily challenge pages: today's boards and leaderboards, one day's words, play. Thin."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from games.hunts import services
+from games.hunts.models import DailyChallenge
+from games.hunts.services import daily
+from games.hunts.services.matchmaking import pool_name
+
+
+def _card(challenge: DailyChallenge, user) -> dict:
+    return {
+        "challenge": challenge, "pool": challenge.pool, "name": pool_name(challenge.pool),
+        "place": daily.daily_place(challenge, user), "leaders": daily.daily_leaderboard(challenge, limit=10),
+        "players": daily.daily_players(challenge),
+    }
+
+
+def daily_today(request):
+    day = daily.today()
+    cards = [_card(daily.daily_challenge(day=day, pool=pool), request.user) for pool in daily.DAILY_POOLS]
+    past = DailyChallenge.objects.filter(day__lt=day).values_list("day", flat=True).distinct()[:7]
+    return render(request, "hunts/daily.html", {"day": day, "cards": cards, "past": past})
+
+
+def daily_board(request, day: str, pool: str):
+    try:
+        when = date.fromisoformat(day)
+    except ValueError:
+        raise Http404("No such day.") from None
+    challenge = DailyChallenge.objects.filter(day=when, pool=pool).first()
+    if challenge is None:
+        raise Http404("No challenge that day.")
+    context = {**_card(challenge, request.user), "day": when,
+               "leaders": daily.daily_leaderboard(challenge, limit=100),
+               "visible": daily.board_visible(challenge, request.user), "today": when == daily.today()}
+    if context["visible"]:
+        context.update(daily.daily_words(challenge))
+    return render(request, "hunts/daily_board.html", context)
+
+
+@login_required
+@require_POST
+def daily_play(request, pool: str):
+    try:
+        table = services.daily_play(user=request.user, pool=pool)
+    except services.HuntError as refused:
+        messages.error(request, refused.reason)
+        return redirect("hunts:daily")
+    return redirect(table)
