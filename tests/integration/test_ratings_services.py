@@ -12,7 +12,7 @@ from django.core.management import call_command
 from django.db import connection
 
 from games.hunts import services as hunts
-from games.hunts.models import HuntRound
+from games.hunts.models import HuntRound, HuntSeat
 from games.ratings import scale, services
 from games.ratings.models import PoolClock, RatedPlayer, RatedResult, Rating
 from games.ratings.selectors import DEFAULT, POOLS, player_rating, player_ratings
@@ -290,12 +290,12 @@ def test_casual_bot_and_empty_rounds_are_not_rated(make_user):
     casual = hunts.table_create(host=ann, game="rampage", seat_count=2)
     hunts.table_join(table_id=casual.pk, user=bob)
     play_round(casual, {ann: ["cat"]})
-    with_bot = hunts.table_create(host=ann, game="classic", size=4, seat_count=3, ranked=True, bots=("easy",))
-    hunts.table_join(table_id=with_bot.pk, user=bob)
-    play_round(with_bot, {ann: ["cats"]})
-    ranked = hunts.table_create(host=bob, game="rampage", seat_count=2, ranked=True)
+    # A ranked table whose host then seats a bot (or was given one at creation).
+    ranked = hunts.table_create(host=bob, game="rampage", seat_count=3, ranked=True)
     hunts.table_join(table_id=ranked.pk, user=ann)
     play_round(ranked, {})
+    HuntSeat.objects.create(table=ranked, user=hunts.tables.bot_user("easy", ranked), position=2, bot_strength="easy")
+    play_round(ranked, {ann: ["cats"]})
     assert not RatedResult.objects.exists()
     assert services.ratings_sweep() == {}
     assert not Rating.objects.exists()
