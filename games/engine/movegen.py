@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Iterable
+from itertools import combinations
 from operator import mul
 from weakref import WeakKeyDictionary
 
@@ -283,10 +284,10 @@ class _Call:
 
     # -- left parts ----------------------------------------------------------------------
 
-    def left_parts(self, longest: int) -> list[dict]:
+    def left_parts(self, longest: int, every_way: bool) -> list[dict]:
         """The left parts index (see ``_left_parts``) covering at least ``longest``."""
         if longest > self._left_longest:
-            self._left_parts = _left_parts(self.root, self.counts, longest)
+            self._left_parts = _left_parts(self.root, self.counts, longest, every_way)
             self._left_longest = longest
         return self._left_parts
 
@@ -387,12 +388,19 @@ class _Leaves:
 _FREE = tuple((letter, 0) for letter in "abcdefghijklmnopqrstuvwxyz")
 
 
-def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None):
+def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None,
+              every_way: bool):
     """The Appel–Jacobson search of one line, as a function of one anchor.
 
     ``search(anchor, size_floor)`` appends to ``out`` every play grown from the anchor
     (LeftPart/ExtendRight); with ``size_floor`` (the bound of each left-part size) it
     skips left-part sizes whose bound is below ``out.floor``.
+
+    With ``every_way`` each letter is tried with its own tile and with a blank, as
+    generating every play needs. Without it (ranking) the search spells words: a letter
+    takes its own tile while one is left, else a blank, and ``record`` lays the blanks
+    every way the word allows. The rest of the search is then not repeated for each
+    way of laying the blanks.
     """
     line, across = data.line, data.across
     tiles, tile_values, cross, blank_points = (
@@ -402,8 +410,10 @@ def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None):
     letter_values, combine, variant = call.letter_values, call.combine, call.variant
     rack_size, max_length, min_length = call.rack_size, call.max_length, call.min_length
     rack_tiles = call.rack_tiles
-    if leaves is not None:
-        leave_best, leave_of_value = leaves.best_by_played, leaves.value
+    spelled_blanks = counts[BLANK] > 0 and not every_way
+    doubles = variant.all_tiles_doubles_main
+    leave_best = leaves.best_by_played if leaves is not None else None
+    leave_of_value = leaves.value if leaves is not None else None
     placed: list = []  # (index in line, letter, is_blank) laid from the anchor rightwards
     left_part: tuple = ()  # (letter, is_blank) laid on the free squares before the anchor
     anchor = 0
@@ -432,6 +442,9 @@ def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None):
             score = play_total(variant, main, cross_points, count)
         else:
             score = main + cross_points
+        if spelled_blanks:
+            lay_blanks(tiles_laid, count, score, multiplier)
+            return
         floor = out.floor
         if leaves is None:
             if score < floor:
@@ -451,6 +464,76 @@ def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None):
         out.append((rank, score, placement, across, leave))
         if len(out) == out.check_at:
             out.trim()
+
+    def lay_blanks(tiles_laid, count, score, multiplier):
+        """Record each way of laying the rack's blanks in a spelled word.
+
+        A letter spelled with a blank (its own tiles ran out) keeps that many blanks
+        among its squares, on any of them; a blank still on the rack may stand for any
+        letter too, giving that letter's tile back to the rack. A blank on a square
+        loses its letter's points there, in the main word and in the cross word.
+        """
+        if count == rack_size and doubles:
+            multiplier *= 2
+        losses = []
+        needed: dict = {}
+        all_real = score
+        for square, letter, blank in tiles_laid:
+            loss = letter_values[letter] * lm[square] * multiplier
+            checks = cross[square]
+            if checks is not None:
+                loss += checks[letter] - blank_points[square]
+            losses.append(loss)
+            if blank:
+                needed[letter] = needed.get(letter, 0) + 1
+                all_real += loss
+        # No way of laying the blanks scores more than all real tiles would.
+        floor = out.floor
+        if all_real + (0 if leaves is None else leave_best[count]) < floor:
+            return
+        forced = sum(needed.values())
+        spare = counts[BLANK]
+        for size in range(forced, forced + spare + 1):
+            for chosen in combinations(range(count), size):
+                value = all_real
+                for k in chosen:
+                    value -= losses[k]
+                if leaves is None:
+                    if value < floor:
+                        continue
+                elif value + leave_best[count] < floor:
+                    continue
+                got: dict = {}
+                for k in chosen:
+                    letter = tiles_laid[k][1]
+                    got[letter] = got.get(letter, 0) + 1
+                if forced and any(got.get(letter, 0) < number
+                                  for letter, number in needed.items()):
+                    continue
+                if leaves is None:
+                    rank, leave = value, None
+                else:
+                    # Each letter keeps one tile for each blank laid for it beyond
+                    # those it needed; the rack keeps that many blanks fewer.
+                    kept = {tile: counts[tile] for tile in rack_tiles}
+                    kept[BLANK] = spare - (size - forced)
+                    for letter, number in got.items():
+                        if number > needed.get(letter, 0):
+                            kept[letter] += number - needed.get(letter, 0)
+                    leave = "".join([tile * kept[tile] for tile in rack_tiles])
+                    rank = value + leave_of_value(leave)
+                    if rank < floor:
+                        continue
+                if across:
+                    placement = tuple([(line, i, letter, k in chosen)
+                                       for k, (i, letter, _) in enumerate(tiles_laid)])
+                else:
+                    placement = tuple([(i, line, letter, k in chosen)
+                                       for k, (i, letter, _) in enumerate(tiles_laid)])
+                out.append((rank, value, placement, across, leave))
+                if len(out) == out.check_at:
+                    out.trim()
+                    floor = out.floor
 
     # For each empty square: the tiles right after it, their points, and the next empty
     # square, so a letter laid there is checked against those tiles before recursing.
@@ -500,14 +583,15 @@ def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None):
                 if not child[2] and (end_only or (
                         after_checks is not None and after_checks.keys().isdisjoint(child[0]))):
                     continue
-                if counts[letter]:
-                    counts[letter] -= 1
+                own = counts[letter]
+                if own:
+                    counts[letter] = own - 1
                     placed.append((i, letter, False))
                     extend(after, child, main_points + letter_values[letter] * letter_mult,
                            new_multiplier, cross_points + points, start, used)
                     placed.pop()
-                    counts[letter] += 1
-                if blanks:
+                    counts[letter] = own
+                if blanks and (every_way or not own):
                     counts[BLANK] = blanks - 1
                     placed.append((i, letter, True))
                     extend(after, child, main_points, new_multiplier, blank_cross, start, used)
@@ -533,7 +617,11 @@ def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None):
         while j >= 0 and tiles[j] is None and not is_anchor[j] and limit < rack_length - 1:
             limit += 1
             j -= 1
-        left_parts = call.left_parts(limit)
+        if size_floor is not None:
+            floor = out.floor
+            while limit and size_floor[limit] < floor:
+                limit -= 1
+        left_parts = call.left_parts(limit, every_way)
         # Left parts are looked up by the letter they need on the anchor, so only
         # letters passing the anchor's cross-check are ever tried there.
         checks = cross[anchor]
@@ -556,7 +644,8 @@ def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None):
                 if entries is None:
                     continue
                 main_points = letter_values[letter] * lm[anchor] + run_points[anchor]
-                for child, left_part, used, real_ok, blank_ok in entries:
+                # left_part is the nonlocal that record reads.
+                for child, left_part, used, own, blank_ok in entries:  # noqa: B007
                     for tile in run:
                         k = child[0].find(tile)
                         if k < 0:
@@ -569,13 +658,13 @@ def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None):
                             continue
                         for tile in used:
                             counts[tile] -= 1
-                        if real_ok:
+                        if own:
                             counts[letter] -= 1
                             placed.append((anchor, letter, False))
                             extend(after, child, main_points, multiplier, points, start, size + 1)
                             placed.pop()
                             counts[letter] += 1
-                        if blank_ok:
+                        if blank_ok and (every_way or not own):
                             counts[BLANK] -= 1
                             placed.append((anchor, letter, True))
                             extend(after, child, run_points[anchor], multiplier,
@@ -589,13 +678,15 @@ def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None):
     return search
 
 
-def _left_parts(root: tuple, counts: dict, longest: int) -> list[dict]:
+def _left_parts(root: tuple, counts: dict, longest: int, every_way: bool) -> list[dict]:
     """Every DAWG prefix the rack can spell, up to ``longest`` letters, indexed for anchors.
 
     ``result[size][letter]`` lists the left parts of ``size`` letters that a word can
     continue with ``letter``, as (node after that letter, ((letter, is_blank), ...) of
     the left part, tiles it uses, letter still on the rack, blank still on the rack).
-    The same index serves every anchor of every line.
+    With ``every_way`` a letter is spelled with its own tile and with a blank; without,
+    with its own tile while one is left, else a blank (see ``_searcher``). The same
+    index serves every anchor of every line.
     """
     by_size: list[dict] = [{} for _ in range(longest + 1)]
     spelled: list = []
@@ -609,9 +700,9 @@ def _left_parts(root: tuple, counts: dict, longest: int) -> list[dict]:
         blanks = counts[BLANK]
         letters, children = node[0], node[1]
         for letter, child in zip(letters, children):
-            real_ok = counts[letter] > 0
-            if real_ok or blanks:
-                entry = (child, left_part, tiles_used, real_ok, blanks > 0)
+            own = counts[letter] > 0
+            if own or blanks:
+                entry = (child, left_part, tiles_used, own, blanks > 0)
                 entries = index.get(letter)
                 if entries is None:
                     index[letter] = [entry]
@@ -620,15 +711,16 @@ def _left_parts(root: tuple, counts: dict, longest: int) -> list[dict]:
         if size == longest:
             return
         for letter, child in zip(letters, children):
-            if counts[letter]:
-                counts[letter] -= 1
+            own = counts[letter]
+            if own:
+                counts[letter] = own - 1
                 spelled.append((letter, False))
                 used.append(letter)
                 grow(child)
                 used.pop()
                 spelled.pop()
-                counts[letter] += 1
-            if blanks:
+                counts[letter] = own
+            if blanks and (every_way or not own):
                 counts[BLANK] = blanks - 1
                 spelled.append((letter, True))
                 used.append(BLANK)
@@ -770,7 +862,7 @@ def generate(board: Board, rack: str, variant: Variant, lexicon) -> list[Play]:
     out = _Plays()
     if call.rack_length:
         for data in call.lines():
-            search = _searcher(call, data, out, None)
+            search = _searcher(call, data, out, None, True)
             for anchor in data.anchors:
                 search(anchor)
     if call.mirror:
@@ -813,7 +905,7 @@ def top(board: Board, rack: str, variant: Variant, lexicon, n: int = 10, *,
             if bound < out.floor:
                 break
             if data.searcher is None:
-                data.searcher = _searcher(call, data, out, leaves)
+                data.searcher = _searcher(call, data, out, leaves, False)
             data.searcher(anchor, bounds)
     found = list(out)
     if call.mirror:
