@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "games.crosswords",
     "games.tow",
     "games.ratings",
+    "api",
     "lexicon",
 ]
 
@@ -210,6 +211,10 @@ AXES_VERBOSE = False
 # (config/proxies.py); 0 trusts none, so the socket's peer is the client.
 TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 AXES_CLIENT_IP_CALLABLE = "config.proxies.request_address"
+
+# --- Public read API (api/) ----------------------------------------------------------
+API_CACHE_SECONDS = env.int("API_CACHE_SECONDS", default=30)
+API_RATE_LIMIT = env.str("API_RATE_LIMIT", default="60/m")  # per client address
 
 # --- Email ----------------------------------------------------------------------------
 _email = env.email_url("EMAIL_URL", default="consolemail://")

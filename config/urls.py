@@ -11,5 +11,6 @@ urlpatterns = [
     path("games/", include("games.crosswords.urls")),
     path("tow/", include("games.tow.urls")),
     path("ratings/", include("games.ratings.urls")),
+    path("api/", include("api.urls")),
     path("", include("accounts.urls")),
 ]
