@@ -90,9 +90,29 @@ def notifications_read(request):
     return redirect("notifications")
 
 
+def _may_see_health_details(request) -> bool:
+    """Staff, or a request from this machine that came through no proxy (a monitor)."""
+    if request.user.is_authenticated and request.user.is_staff:
+        return True
+    local = request.META.get("REMOTE_ADDR") in ("127.0.0.1", "::1")
+    return local and "HTTP_X_FORWARDED_FOR" not in request.META
+
+
 @never_cache
 def healthz(request):
-    """Database, channel layer/Redis and Celery worker status; 503 if any is down."""
+    """ok, or 503 if the database, Redis or the Celery workers are down.
+
+    Which part is down, and how, is shown to staff and local monitors only: it tells
+    an outsider how the site is built and when it is weak.
+    """
+    status = _health()
+    code = 200 if status["status"] == "ok" else 503
+    if not _may_see_health_details(request):
+        status = {"status": status["status"]}
+    return JsonResponse(status, status=code)
+
+
+def _health() -> dict:
     status = {"mode": "server" if settings.SERVER_MODE else "embedded"}
     healthy = True
     try:
@@ -136,4 +156,4 @@ def healthz(request):
         status["celery"] = "ok (embedded)" if embedded.worker_alive() else "down: embedded worker not running"
         healthy = healthy and embedded.worker_alive()
     status["status"] = "ok" if healthy else "down"
-    return JsonResponse(status, status=200 if healthy else 503)
+    return status

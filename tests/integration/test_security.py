@@ -311,3 +311,56 @@ def test_usernames_that_pass_for_latin_ones_are_refused(client, username, accept
     if not accepted:
         errors = " ".join(response.context["form"].errors["username"])
         assert "one alphabet" in errors or "look like Latin" in errors
+
+
+# --------------------------------------------------------------------------- healthz and CSP
+
+
+@pytest.mark.django_db(transaction=True)
+def test_healthz_shows_details_only_to_staff_and_local_monitors(client, make_user, settings):
+    """From outside: just the status; staff and a direct local request also see each part."""
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"  # down, so the answer is 503 either way
+    public = client.get("/healthz", REMOTE_ADDR="198.51.100.7")
+    assert (public.status_code, json.loads(public.content)) == (503, {"status": "down"})
+    proxied = client.get("/healthz", HTTP_X_FORWARDED_FOR="198.51.100.7")
+    assert json.loads(proxied.content) == {"status": "down"}, "a proxied request is not local"
+    local = json.loads(client.get("/healthz").content)
+    assert local["redis"].startswith("down") and local["status"] == "down"
+    client.force_login(make_user("mod", is_staff=True))
+    staff = json.loads(client.get("/healthz", REMOTE_ADDR="198.51.100.7").content)
+    assert staff["redis"].startswith("down") and "database" in staff
+
+
+@pytest.mark.django_db
+def test_pages_carry_a_content_security_policy_without_inline_scripts(client, make_user):
+    """Every page is served with a CSP that allows scripts from the site only, and no page inlines one."""
+    import re
+
+    client.force_login(make_user("ann", is_staff=True, is_superuser=True))
+    table = hunt_services.table_create(host=make_user("bob"), game="rampage")
+    for path in (
+        "/",
+        "/hunts/",
+        f"/hunts/{table.pk}/",
+        "/words/",
+        "/games/",
+        "/games/new/",
+        "/u/ann/",
+        "/settings/",
+        "/notifications/",
+        "/admin/",
+        "/admin/accounts/user/",
+        "/admin/accounts/user/add/",
+    ):
+        response = client.get(path)
+        assert response.status_code == 200, path
+        policy = dict(d.strip().split(" ", 1) for d in response.headers["Content-Security-Policy"].split(";"))
+        assert policy["script-src"] == policy["default-src"] == "'self'", path
+        assert policy["object-src"] == "'none'" and policy["frame-ancestors"] == "'none'", path
+        html = response.content.decode()
+        inline = [
+            tag for tag in re.findall(r"<script\b[^>]*>", html) if "src=" not in tag and "application/json" not in tag
+        ]
+        assert not inline, (path, inline)
+        assert not re.search(r"\son[a-z]+\s*=", html.replace("\\n", " ")), path
+        assert "<style" not in html, path
