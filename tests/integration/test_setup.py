@@ -117,3 +117,30 @@ def test_the_lock_was_made_from_the_current_pyproject():
     assert install.lock_digest() == install.pyproject_digest(), (
         "pyproject.toml's dependencies changed since requirements.lock was made: run `make lock`"
     )
+
+
+def test_missing_packages_as_a_user_print_the_one_command_to_run(monkeypatch, capsys):
+    """Not root: nothing is installed, and the message is the apt-get line for exactly what is missing."""
+    import tests.services as services
+
+    monkeypatch.setattr(services, "missing_programs", lambda: ["redis-server", "chromium"])
+    monkeypatch.setattr(services.os, "geteuid", lambda: 1000)
+
+    assert services.ensure_system(install=True) == 1
+    assert "sudo apt-get install -y redis-server chromium" in capsys.readouterr().err
+
+
+def test_given_servers_need_no_server_packages(monkeypatch):
+    """With TEST_DATABASE_URL and TEST_REDIS_URL given, PostgreSQL and Redis need not be installed."""
+    import tests.services as services
+
+    monkeypatch.setattr(services, "postgres_bin_dir", lambda: None)
+    monkeypatch.setattr(services.shutil, "which", lambda name: None)
+    monkeypatch.setattr(services.os.path, "exists", lambda path: path == services.CHROMIUM)
+    monkeypatch.delenv("TEST_DATABASE_URL", raising=False)
+    monkeypatch.delenv("TEST_REDIS_URL", raising=False)
+    assert {"postgres", "redis-server"} <= set(services.missing_programs())
+
+    monkeypatch.setenv("TEST_DATABASE_URL", "postgres://postgres@db.internal/wordfall")
+    monkeypatch.setenv("TEST_REDIS_URL", "redis://redis.internal:6379/3")
+    assert not {"postgres", "redis-server"} & set(services.missing_programs())
