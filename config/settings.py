@@ -176,7 +176,7 @@ CELERY_BEAT_SCHEDULE = {
     "hunts-sweep": {"task": "games.hunts.tasks.sweep", "schedule": 5.0, "options": {"expires": 5}},
     # A pass skips a pool another matcher holds; an old tick is useless, so it expires.
     "hunts-matchmaking": {"task": "games.hunts.tasks.match_ranked", "schedule": 1.5, "options": {"expires": 3}},
-    "ratings-sweep": {"task": "games.ratings.tasks.sweep", "schedule": 5.0},
+    "ratings-sweep": {"task": "games.ratings.tasks.sweep", "schedule": 5.0, "options": {"expires": 5}},
     "crossword-deadlines": {"task": "games.crosswords.tasks.sweep_deadlines", "schedule": 10.0,
                             "options": {"expires": 10}},
     "tow-deadlines": {"task": "games.tow.tasks.sweep_deadlines", "schedule": 30.0},

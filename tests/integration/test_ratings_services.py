@@ -154,7 +154,7 @@ def test_applying_twice_applies_once(make_user):
     assert services.ratings_apply(pool="rampage") == 1
     before = snapshot("rampage")
     assert services.ratings_apply(pool="rampage") == 0
-    assert services.ratings_sweep() == {}
+    assert services.ratings_sweep(grace=timedelta(0)) == {}
     assert snapshot("rampage") == before
     assert Rating.objects.get(user=ann, pool="rampage").games == 1
 
@@ -182,7 +182,7 @@ def test_apply_stops_at_its_limit_and_pools_are_independent(make_user):
     assert services.ratings_apply(pool="rampage", limit=2) == 2
     assert list(RatedResult.objects.filter(applied=True).values_list("pk", flat=True).order_by("pk")) == [
         results[0].pk, results[1].pk]
-    assert services.ratings_sweep() == {"rampage": 1, "wordgame": 1}
+    assert services.ratings_sweep(grace=timedelta(0)) == {"rampage": 1, "wordgame": 1}
     assert player_rating(ann, "wordgame").rating < 1500 < player_rating(ann, "rampage").rating
 
 
@@ -231,7 +231,7 @@ def test_rebuild_equals_the_incremental_ratings_after_random_games(make_user):
         record(pool, players, places, left=left)
         if rng.random() < 0.3:
             services.ratings_apply(pool=pool)
-    services.ratings_sweep()
+    services.ratings_sweep(grace=timedelta(0))
     incremental = {pool: snapshot(pool) for pool in POOLS}
     changes = dict(RatedPlayer.objects.values_list("pk", "rating_after"))
     call_command("ratings_rebuild")
@@ -297,7 +297,7 @@ def test_casual_bot_and_empty_rounds_are_not_rated(make_user):
     HuntSeat.objects.create(table=ranked, user=hunts.tables.bot_user("easy", ranked), position=2, bot_strength="easy")
     play_round(ranked, {ann: ["cats"]})
     assert not RatedResult.objects.exists()
-    assert services.ratings_sweep() == {}
+    assert services.ratings_sweep(grace=timedelta(0)) == {}
     assert not Rating.objects.exists()
 
 
@@ -313,3 +313,11 @@ def test_leaving_a_ranked_round_early_finishes_last(make_user):
     assert places[bob.pk] == (3, True)
     services.ratings_apply(pool="rampage")
     assert player_rating(bob, "rampage").rating == min(ratings_of(ann, bob, cy))
+
+
+def test_the_sweep_leaves_a_fresh_result_to_its_task_and_applies_an_overdue_one(make_user):
+    """A result younger than the grace is its task's; an older one is the sweep's."""
+    ann, bob = make_user("ann"), make_user("bob")
+    result = record("rampage", [ann, bob], [1, 2])
+    assert services.ratings_sweep() == {}
+    assert services.ratings_sweep(now=result.finished_at + timedelta(seconds=3)) == {"rampage": 1}

@@ -10,6 +10,7 @@ holding it, so the earliest pending result is always the next one in finishing o
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
@@ -76,9 +77,15 @@ def ratings_apply(*, pool: str, limit: int | None = None) -> int:
     return applied
 
 
-def ratings_sweep() -> dict[str, int]:
-    """Apply the pending results of every pool (a lost or failed task's work)."""
-    pools = set(RatedResult.objects.filter(applied=False).values_list("pool", flat=True).distinct())
+def ratings_sweep(*, now=None, grace: timedelta = timedelta(seconds=2)) -> dict[str, int]:
+    """Apply the pending results of every pool with one waiting longer than ``grace``.
+
+    The beat runs it every few seconds, so a result whose task was lost (a broker or
+    worker restart) or gave up retrying is applied within seconds, by the same service.
+    """
+    now = now or timezone.now()
+    overdue = RatedResult.objects.filter(applied=False, finished_at__lt=now - grace)
+    pools = set(overdue.values_list("pool", flat=True).distinct())
     return {pool: ratings_apply(pool=pool) for pool in POOLS if pool in pools}
 
 
