@@ -298,17 +298,24 @@ def test_rejection_email_says_nothing_changed(make_user, moderator, monkeypatch,
 
 def test_no_email_is_queued_when_the_decision_rolls_back(make_user, moderator, monkeypatch,
                                                           django_capture_on_commit_callbacks):
-    """A decision that fails after notifying (here: the save) sends no email and stores nothing."""
+    """A decision that fails after notifying sends no email and stores nothing.
+
+    The failure comes after the notifications were made, so an email sent before the
+    commit (instead of queued for it) would be caught here.
+    """
     from accounts import tasks as account_tasks
 
     sent = []
     monkeypatch.setattr(account_tasks.send_email, "delay", lambda *args: sent.append(args))
     request, _ = ask(make_user("ann", email="ann@example.com", email_notifications=True))
+    notify_decision = services._notify_decision
 
-    def broken(*args, **kwargs):
+    def notify_then_fail(*args, **kwargs):
+        notify_decision(*args, **kwargs)
+        assert Notification.objects.filter(kind="dictionary").exists(), "the requester was notified"
         raise RuntimeError("database went away")
 
-    monkeypatch.setattr(WordChange.objects, "create", broken)
+    monkeypatch.setattr(services, "_notify_decision", notify_then_fail)
     with django_capture_on_commit_callbacks(execute=True):
         with pytest.raises(RuntimeError):
             services.request_decide(request_id=request.pk, moderator=moderator, approve=True)
