@@ -16,9 +16,6 @@ from .errors import HuntError
 
 User = get_user_model()
 
-ROUND_SECONDS_CHOICES = (60, 120, 180, 240, 300)
-
-
 def _active_seats(table: HuntTable):
     return table.seats.filter(left_at__isnull=True)
 
@@ -52,7 +49,7 @@ def table_create(
         raise HuntError("Unknown word list.")
     if round_seconds is None:
         round_seconds = rules.round_seconds
-    if game == Game.RAMPAGE and round_seconds not in ROUND_SECONDS_CHOICES:
+    if game == Game.RAMPAGE and round_seconds not in hunt.RAMPAGE_ROUND_SECONDS:
         raise HuntError("A Rampage round lasts 1 to 5 minutes.")
     if not 30 <= round_seconds <= 600:
         raise HuntError("Round length out of range.")
