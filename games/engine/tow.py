@@ -89,11 +89,19 @@ def _column_letters(index: int) -> str:
     return letters
 
 
+def column_name(col: int) -> str:
+    """A column's part of a cell name: 0 -> "A", 26 -> "AA", -1 -> "-A"."""
+    return _column_letters(col) if col >= 0 else "-" + _column_letters(-col - 1)
+
+
+def row_name(row: int) -> str:
+    """A row's part of a cell name: 0 -> "1", -1 -> "-1" (there is no row 0)."""
+    return str(row + 1) if row >= 0 else str(row)
+
+
 def cell_name(row: int, col: int) -> str:
     """Name a cell for players: (0, 0) -> "A1", (2, 1) -> "B3", (-1, -2) -> "-B-1"."""
-    column = _column_letters(col) if col >= 0 else "-" + _column_letters(-col - 1)
-    number = str(row + 1) if row >= 0 else str(row)
-    return column + number
+    return column_name(col) + row_name(row)
 
 
 def parse_cell(name: str) -> Cell:
@@ -1115,10 +1123,11 @@ class Game:
         return evaluate(self.table, placement, path, self.lexicon, house_vote=self.house_vote)
 
     def _place(self, move: Move) -> Game:
-        play = self.evaluate(move.placement, move.path)
-        needed = [rack_tile(letter, kind) for _, _, letter, kind in play.placement]
+        tiles = _normalise_placement(move.placement)
+        needed = [rack_tile(letter, kind) for _, _, letter, kind in tiles]
         if _take(self.racks[move.seat], needed) is None:
             raise IllegalPlay("those tiles are not on your rack")
+        play = self.evaluate(tiles, move.path)
         if play.unknown_words:
             return replace(self, pending=PendingVote(move, play))
         return self._lay(move, play)

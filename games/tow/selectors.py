@@ -19,6 +19,7 @@ END_REASONS = {
     engine.PASSES: "everyone passed twice",
     engine.LAST_SEAT: "only one player was left",
 }
+RULER = 12
 KIND_NAMES = {engine.LETTER: "letter", engine.CORNER: "corner tile", engine.PZ: "PZ tile"}
 
 
@@ -153,8 +154,14 @@ def game_view(*, game: Game, viewer) -> dict:
                    "can_vote": mine in state.voters and state.pending.vote_of(mine) is None}
     draws = [[{"seat": seat, "who": names[seat], "tile": tile} for seat, tile in rnd]
              for rnd in state.draws]
+    bounds = state.table.bounds() or (0, 0, 0, 0)
     view.update({
-        "tiles": _tiles(state), "last_cells": last_cells, "pending": pending,
+        # Ruler names around the table, as far as a player can pan while placing.
+        "row_names": {r: engine.row_name(r) for r in range(bounds[0] - RULER, bounds[2] + RULER + 1)},
+        "col_names": {c: engine.column_name(c) for c in range(bounds[1] - RULER, bounds[3] + RULER + 1)},
+        "tiles": _tiles(state),
+        "values": {t: engine.tile_value(t) for t in (state.racks[mine] if mine is not None else "")},
+        "last_cells": last_cells, "pending": pending,
         "to_move": state.to_move if not state.is_over else None,
         "bag": len(state.bag), "rack": state.racks[mine] if mine is not None else "",
         "rack_counts": [len(r) for r in state.racks],
