@@ -130,6 +130,36 @@ def _walk(node: tuple | None, letters: Iterable[str]) -> tuple | None:
     return node
 
 
+#: Most (tiles before, tiles after) pairs whose cross-check letters are remembered per
+#: lexicon; a game meets the same short cross words again and again. About 1 MB.
+CROSS_CACHE_SIZE = 4096
+
+_CROSS_CACHES: WeakKeyDictionary[object, dict] = WeakKeyDictionary()
+
+
+def _cross_cache(lexicon) -> dict:
+    try:
+        cache = _CROSS_CACHES.get(lexicon)
+        if cache is None:
+            cache = _CROSS_CACHES[lexicon] = {}
+    except TypeError:
+        cache = {}
+    return cache
+
+
+def _cross_letters(root: tuple, before: str, after: str) -> str:
+    """The letters that make a word of ``before`` + letter + ``after``."""
+    node = _walk(root, before)
+    if node is None:
+        return ""
+    letters = []
+    for letter, child in zip(node[0], node[1]):
+        end = _walk(child, after)
+        if end is not None and end[2]:
+            letters.append(letter)
+    return "".join(letters)
+
+
 # -- one call: the board, the rack, and each line's squares -----------------------------
 
 class _Line:
@@ -161,6 +191,9 @@ class _Call:
             if letter is not None and (index // SIZE, index % SIZE) not in board.blanks:
                 values[index] = self.letter_values[letter]
         self.cells, self.values = cells, values
+        self.row_text = [board.cells[r * SIZE:(r + 1) * SIZE] for r in range(SIZE)]
+        self.col_text = [board.cells[c::SIZE] for c in range(SIZE)]
+        self.cross_words = _cross_cache(lexicon)
         self.first_move = all(letter is None for letter in cells)
         self.min_length = variant.first_word_min_length if self.first_move else 2
 
@@ -201,8 +234,7 @@ class _Call:
         self.mirror = self.first_move and all(
             lm[r * SIZE + c] == lm[c * SIZE + r] and wm[r * SIZE + c] == wm[c * SIZE + r]
             for r in range(SIZE) for c in range(SIZE))
-        self._left_parts: list[dict] = []
-        self._left_longest = -1
+        self._left_parts: _LeftParts | None = None
 
     def directions(self) -> tuple[bool, ...]:
         return (True,) if self.mirror else (True, False)
@@ -231,65 +263,72 @@ class _Call:
         return data
 
     def _cross_checks(self, data: _Line, squares: list[int], perpendicular: int) -> None:
-        cells, values, root = self.cells, self.values, self.root
+        cells, values = self.cells, self.values
         letter_values, combine = self.letter_values, self.combine
         wanted = None if self.has_blank else self.rack_letters
+        rack_letters, has_blank = self.rack_letters, self.has_blank
         top_value = self.values_desc[0] if self.values_desc else 0
+        known = self.cross_words
         cross: list = [None] * SIZE
         blank_points = [0] * SIZE
         cross_mult = [0] * SIZE
         max_value = [top_value] * SIZE
+        # The perpendicular lines as text ("." for an empty square), to cut out the
+        # tiles above and below (or left and right of) each square at C speed.
+        across_line = perpendicular == 1
         for i, square in enumerate(squares):
             if cells[square] is not None:
                 continue
-            before = []
-            j = square - perpendicular
-            while j >= 0 and _same_line(j, square, perpendicular) and cells[j] is not None:
-                before.append(j)
-                j -= perpendicular
-            after = []
-            j = square + perpendicular
-            while (j < SIZE * SIZE and _same_line(j, square, perpendicular)
-                   and cells[j] is not None):
-                after.append(j)
-                j += perpendicular
+            row, col = divmod(square, SIZE)
+            if across_line:
+                text, at, first = self.row_text[row], col, row * SIZE
+            else:
+                text, at, first = self.col_text[col], row, col
+            before = text[:at].rsplit(".", 1)[-1]
+            after = text[at + 1:].split(".", 1)[0]
             if not before and not after:
                 continue
-            before.reverse()
-            fixed = sum(values[j] for j in before) + sum(values[j] for j in after)
+            fixed = 0
+            for k in range(at - len(before), at + len(after) + 1):
+                fixed += values[first + k * perpendicular]
             # The cross word's only new square is this one, so its multiplier alone applies.
             lm, wm = self.letter_mult[square], combine(1, self.word_mult[square])
+            if len(before) + len(after) >= self.max_length:
+                letters = ""  # the cross word would be too long, whatever the letter
+            else:
+                key = (before, after)
+                letters = known.get(key)
+                if letters is None:
+                    letters = _cross_letters(self.root, before, after)
+                    if len(known) >= CROSS_CACHE_SIZE:
+                        known.clear()
+                    known[key] = letters
             allowed = {}
-            node = _walk(root, (cells[j] for j in before))
-            if node is not None and len(before) + len(after) < self.max_length:
-                tail = [cells[j] for j in after]
-                for letter, child in zip(node[0], node[1]):
-                    if wanted is not None and letter not in wanted:
-                        continue
-                    end = _walk(child, tail)
-                    if end is not None and end[2]:
-                        allowed[letter] = (fixed + letter_values[letter] * lm) * wm
+            best_value = -1
+            for letter in letters:
+                if wanted is None or letter in wanted:
+                    value = letter_values[letter]
+                    allowed[letter] = (fixed + value * lm) * wm
+                    if value > best_value and letter in rack_letters:
+                        best_value = value
             cross[i] = allowed
             blank_points[i] = fixed * wm
             cross_mult[i] = wm
-            best_value = -1
-            for letter in allowed:
-                if letter in self.rack_letters and letter_values[letter] > best_value:
-                    best_value = letter_values[letter]
             if best_value < 0:
-                best_value = 0 if (allowed and self.has_blank) else -1
+                best_value = 0 if (allowed and has_blank) else -1
             max_value[i] = best_value  # -1: nothing from this rack can be laid here
         data.cross, data.blank_points = cross, blank_points
         data.cross_mult, data.max_value = cross_mult, max_value
 
     # -- left parts ----------------------------------------------------------------------
 
-    def left_parts(self, longest: int, every_way: bool) -> list[dict]:
-        """The left parts index (see ``_left_parts``) covering at least ``longest``."""
-        if longest > self._left_longest:
-            self._left_parts = _left_parts(self.root, self.counts, longest, every_way)
-            self._left_longest = longest
-        return self._left_parts
+    def left_parts(self, longest: int, every_way: bool, hint: int = 0) -> list[dict]:
+        """The left parts index (see ``_LeftParts``) covering at least ``longest``;
+        ``hint``, when first asked, is how long any later anchor may need them."""
+        if self._left_parts is None:
+            self._left_parts = _LeftParts(self.root, self.counts, every_way)
+            self._left_parts.hint = hint
+        return self._left_parts.upto(longest)
 
     def left_limit(self, data: _Line, anchor: int) -> int:
         """How many free squares before ``anchor`` a left part may use (0 when a tile
@@ -631,18 +670,20 @@ def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None,
         after_checks = cross[after]
         multiplier = combine(1, wm[anchor])
         blank_points_here = 0 if checks is None else blank_points[anchor]
-        for size in range(limit + 1):
+        sizes = range(limit + 1)
+        if size_floor is not None:
+            # Likeliest sizes first, so that the floor rises early.
+            sizes = sorted(sizes, key=lambda size: -size_floor[size])
+        for size in sizes:
             start = anchor - size
             if after - start > max_length:
-                break
+                continue
             if size_floor is not None and size_floor[size] < out.floor:
                 continue
             end_only = size + 1 == rack_length or after == SIZE
             index = left_parts[size]
             for letter, points in letters_here:
-                entries = index.get(letter)
-                if entries is None:
-                    continue
+                entries = index[letter]
                 main_points = letter_values[letter] * lm[anchor] + run_points[anchor]
                 # left_part is the nonlocal that record reads.
                 for child, left_part, used, own, blank_ok in entries:  # noqa: B007
@@ -678,62 +719,129 @@ def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None,
     return search
 
 
-def _left_parts(root: tuple, counts: dict, longest: int, every_way: bool) -> list[dict]:
-    """Every DAWG prefix the rack can spell, up to ``longest`` letters, indexed for anchors.
+class _LeftParts:
+    """Every DAWG prefix the rack can spell, indexed for anchors.
 
-    ``result[size][letter]`` lists the left parts of ``size`` letters that a word can
-    continue with ``letter``, as (node after that letter, ((letter, is_blank), ...) of
-    the left part, tiles it uses, letter still on the rack, blank still on the rack).
-    With ``every_way`` a letter is spelled with its own tile and with a blank; without,
-    with its own tile while one is left, else a blank (see ``_searcher``). The same
-    index serves every anchor of every line.
+    ``upto(longest)[size][letter]`` lists the left parts of ``size`` letters that a
+    word can continue with ``letter``, as (node after that letter, ((letter, is_blank),
+    ...) of the left part, tiles it uses, letter still on the rack, blank still on the
+    rack). With ``every_way`` a letter is spelled with its own tile and with a blank;
+    without, with its own tile while one is left, else a blank (see ``_searcher``).
+    The same index serves every anchor of every line; it is built again, longer, only
+    if an anchor needs left parts longer than it holds.
     """
-    by_size: list[dict] = [{} for _ in range(longest + 1)]
-    spelled: list = []
-    used: list = []
 
-    def grow(node):
-        size = len(spelled)
-        index = by_size[size]
-        left_part = tuple(spelled)
-        tiles_used = tuple(used)
-        blanks = counts[BLANK]
-        letters, children = node[0], node[1]
-        for letter, child in zip(letters, children):
-            own = counts[letter] > 0
-            if own or blanks:
-                entry = (child, left_part, tiles_used, own, blanks > 0)
-                entries = index.get(letter)
-                if entries is None:
-                    index[letter] = [entry]
-                else:
-                    entries.append(entry)
-        if size == longest:
-            return
-        for letter, child in zip(letters, children):
-            own = counts[letter]
-            if own:
-                counts[letter] = own - 1
-                spelled.append((letter, False))
-                used.append(letter)
-                grow(child)
-                used.pop()
-                spelled.pop()
-                counts[letter] = own
-            if blanks and (every_way or not own):
-                counts[BLANK] = blanks - 1
-                spelled.append((letter, True))
-                used.append(BLANK)
-                grow(child)
-                used.pop()
-                spelled.pop()
-                counts[BLANK] = blanks
+    def __init__(self, root: tuple, counts: dict, every_way: bool) -> None:
+        self.root, self.counts, self.every_way = root, counts, every_way
+        self.by_size: list[dict] = []
+        self.hint = 0  # the longest any anchor may need, to build the index only once
 
-    grow(root)
-    return by_size
+    def upto(self, longest: int) -> list[dict]:
+        if len(self.by_size) > longest:
+            return self.by_size
+        longest = max(longest, self.hint)
+        counts, every_way = self.counts, self.every_way
+        by_size = [{letter: [] for letter in "abcdefghijklmnopqrstuvwxyz"}
+                   for _ in range(longest + 1)]
+        spelled: list = []
+        used: list = []
+
+        def grow(node, size):
+            index = by_size[size]
+            left_part = tuple(spelled)
+            tiles_used = tuple(used)
+            blanks = counts[BLANK]
+            blank_ok = blanks > 0
+            deeper = size < longest
+            size += 1
+            for letter, child in zip(node[0], node[1]):
+                own = counts[letter]
+                if own:
+                    index[letter].append((child, left_part, tiles_used, True, blank_ok))
+                    if deeper:
+                        counts[letter] = own - 1
+                        spelled.append((letter, False))
+                        used.append(letter)
+                        grow(child, size)
+                        used.pop()
+                        spelled.pop()
+                        counts[letter] = own
+                        if blanks and every_way:
+                            counts[BLANK] = blanks - 1
+                            spelled.append((letter, True))
+                            used.append(BLANK)
+                            grow(child, size)
+                            used.pop()
+                            spelled.pop()
+                            counts[BLANK] = blanks
+                elif blanks:
+                    index[letter].append((child, left_part, tiles_used, False, True))
+                    if deeper:
+                        counts[BLANK] = blanks - 1
+                        spelled.append((letter, True))
+                        used.append(BLANK)
+                        grow(child, size)
+                        used.pop()
+                        spelled.pop()
+                        counts[BLANK] = blanks
+
+        grow(self.root, 0)
+        self.by_size = by_size
+        return by_size
 
 
 # -- shadow bounds -----------------------------------------------------------------------
+
+def _quick_bound(call: _Call, data: _Line, anchor: int, limit: int,
+                 leaves: _Leaves | None) -> float:
+    """A quick bound on every play grown from an anchor, however long its left part.
+
+    All the squares any such play could cover are taken at once: their board tiles,
+    every word multiplier among them, the rack's values paired with their multipliers,
+    the best cross words, the whole-rack bonus if the rack fits. Each play covers a
+    subset of them, so none scores more (see ``_size_bounds`` for the exact bound).
+    """
+    tiles, tile_values = data.tiles, data.tile_values
+    lm, wm, cross_mult, max_value, cross_points = (
+        data.lm, data.wm, data.cross_mult, data.max_value, data.blank_points)
+    combine = call.combine
+    rack_length = call.rack_length
+    points = 0
+    if limit == 0 and anchor > 0 and tiles[anchor - 1] is not None:
+        j = anchor - 1
+        while j >= 0 and tiles[j] is not None:
+            points += tile_values[j]
+            j -= 1
+    squares = list(range(anchor - limit, anchor))
+    i = anchor
+    laid = 0
+    while i < SIZE and laid < rack_length and max_value[i] >= 0:
+        squares.append(i)
+        laid += 1
+        i += 1
+        while i < SIZE and tiles[i] is not None:
+            points += tile_values[i]
+            i += 1
+    count = min(rack_length, len(squares))
+    if count < 1:
+        return _NO_PLAY
+    multiplier = 1
+    for square in squares:
+        multiplier = combine(multiplier, wm[square])
+    bonus = 0
+    if count == call.rack_size:
+        bonus = call.variant.all_tiles_bonus
+        if call.variant.all_tiles_doubles_main:
+            multiplier *= 2
+    coefficients = sorted([lm[square] * (multiplier + cross_mult[square])
+                           for square in squares], reverse=True)
+    crossing = sorted([cross_points[square] for square in squares], reverse=True)
+    bound = (points * multiplier + sum(map(mul, call.values_desc, coefficients))
+             + sum(crossing[:count]) + bonus)
+    if leaves is not None:
+        bound += max(leaves.best_by_played[1:count + 1])
+    return bound
+
 
 def _size_bounds(call: _Call, data: _Line, anchor: int, limit: int,
                  leaves: _Leaves | None) -> list[float]:
@@ -893,19 +1001,34 @@ def top(board: Board, rack: str, variant: Variant, lexicon, n: int = 10, *,
     leaves = None if leave_value is None else _Leaves(call, leave_value, leave_bound)
     out = _Plays(n)
     if call.rack_length:
-        units = []
+        # Every anchor first gets a quick bound (all the squares it could reach at
+        # once); only an anchor still above the n-th best when its turn comes gets its
+        # exact bound per left-part size, and only one still above then is searched.
+        heap = []
+        longest = 0
         for data in call.lines():
             for anchor in data.anchors:
-                bounds = _size_bounds(call, data, anchor, call.left_limit(data, anchor), leaves)
+                limit = call.left_limit(data, anchor)
+                bound = _quick_bound(call, data, anchor, limit, leaves)
+                if bound > _NO_PLAY:
+                    heap.append((-bound, len(heap), None, data, anchor, limit))
+                    longest = max(longest, limit)
+        heapq.heapify(heap)
+        serial = len(heap)
+        while heap:
+            negative, _, bounds, data, anchor, limit = heapq.heappop(heap)
+            if -negative < out.floor:
+                break
+            if bounds is None:
+                bounds = _size_bounds(call, data, anchor, limit, leaves)
                 bound = max(bounds)
                 if bound > _NO_PLAY:
-                    units.append((bound, data, anchor, bounds))
-        units.sort(key=lambda unit: -unit[0])
-        for bound, data, anchor, bounds in units:
-            if bound < out.floor:
-                break
+                    heapq.heappush(heap, (-bound, serial, bounds, data, anchor, limit))
+                    serial += 1
+                continue
             if data.searcher is None:
                 data.searcher = _searcher(call, data, out, leaves, False)
+                call.left_parts(0, False, longest)
             data.searcher(anchor, bounds)
     found = list(out)
     if call.mirror:
