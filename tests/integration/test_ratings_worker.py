@@ -47,16 +47,16 @@ def test_a_rolled_back_result_queues_nothing_and_rates_nothing(celery_worker, ma
 def test_a_failing_update_is_retried_and_applies_each_result_once(celery_worker, make_user, monkeypatch):
     """The task fails after applying the first of two results; its retry applies only the second."""
     ann, bob = make_user("ann"), make_user("bob")
-    real_apply = services.applying._apply_next
+    real_apply = services.applying._apply_batch
     calls = {"n": 0}
 
-    def flaky(pool):
+    def flaky(pool, limit):
         calls["n"] += 1
         if calls["n"] == 2:
             raise OperationalError("connection lost mid-task")
-        return real_apply(pool)
+        return real_apply(pool, 1)
 
-    monkeypatch.setattr(services.applying, "_apply_next", flaky)
+    monkeypatch.setattr(services.applying, "_apply_batch", flaky)
     with transaction.atomic():
         first = services.result_record(pool="wordgame", kind="crossword", object_id=1,
                                        finishes=[Finish(ann.pk, 1), Finish(bob.pk, 2)])

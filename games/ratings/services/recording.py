@@ -41,8 +41,12 @@ def ranks_of(finishes: Sequence[Finish]) -> list[int]:
 
 
 def _locked_clock(pool: str) -> PoolClock:
-    PoolClock.objects.bulk_create([PoolClock(pool=pool)], ignore_conflicts=True)
-    return PoolClock.objects.select_for_update().get(pool=pool)
+    """The pool's clock row, locked until the transaction ends (made on first use)."""
+    clock = PoolClock.objects.select_for_update().filter(pool=pool).first()
+    if clock is None:
+        PoolClock.objects.bulk_create([PoolClock(pool=pool)], ignore_conflicts=True)
+        clock = PoolClock.objects.select_for_update().get(pool=pool)
+    return clock
 
 
 def result_record(*, pool: str, kind: str, object_id: int, finishes: Sequence[Finish], url: str = "",
