@@ -514,7 +514,7 @@
     html += itemise(p.play, true);
     html += `<p class="small muted">Votes: ${votes}. A majority accepts; a tie rejects.</p>`;
     if (p.can_vote) {
-      html += '<p><button type="button" data-vote-yes>Accept the word</button> <button type="button" class="btn ghost" data-vote-no>Reject</button></p>';
+      html += '<p><button type="button" class="btn" data-vote-yes>Accept the word</button> <button type="button" class="btn ghost" data-vote-no>Reject</button></p>';
     } else if (view.seat === p.seat) {
       html += '<p class="muted">Waiting for the others to vote on your play.</p>';
     } else if (p.my_vote !== null && p.my_vote !== undefined) {
