@@ -84,7 +84,8 @@ def rules_for(game: str, size: int = 4) -> HuntRules:
 # --------------------------------------------------------------------------- board
 
 
-def _face_value(face: str) -> int:
+def face_value(face: str) -> int:
+    """The points a tile's face shows: its letter's value (the Qu cube: q and u together)."""
     return sum(LETTER_VALUES[letter] for letter in face)
 
 
@@ -293,7 +294,7 @@ def score_rampage(board: Board, path: Iterable[Square]) -> int:
     multiplier = 1
     for square in path:
         bonus = board.bonuses.get(square)
-        value = _face_value(board.face(square))
+        value = face_value(board.face(square))
         total += value * LETTER_BONUSES.get(bonus, 1)
         multiplier *= WORD_BONUSES.get(bonus, 1)
     return total * multiplier

@@ -10,9 +10,16 @@ from django.db.models import Prefetch, Sum
 from django.utils import timezone
 
 from games.engine import hunt
-from games.engine.tiles import LETTER_VALUES
 from games.hunts.models import (
-    FoundWord, Game, HuntRound, HuntSeat, HuntTable, RoundPlayer, RoundStatus, TableConnection, TableStatus,
+    FoundWord,
+    Game,
+    HuntRound,
+    HuntSeat,
+    HuntTable,
+    RoundPlayer,
+    RoundStatus,
+    TableConnection,
+    TableStatus,
 )
 from games.hunts.services.daily import daily_table_visible
 from games.hunts.services.rounds import board_of, path_from_text
@@ -130,7 +137,7 @@ def round_state(game_round: HuntRound, user_id: int | None) -> dict:
         "status": game_round.status,
         "size": board.size,
         "faces": [list(row) for row in board.faces],
-        "values": [[sum(LETTER_VALUES[letter] for letter in face) for face in row] for row in board.faces],
+        "values": [[hunt.face_value(face) for face in row] for row in board.faces],
         "bonuses": {f"{r},{c}": kind for (r, c), kind in board.bonuses.items()},
         "min_length": game_round.min_length,
         "starts_at": _ms(game_round.starts_at),

@@ -342,14 +342,15 @@ def round_end(*, round_id: int, now: datetime | None = None) -> HuntRound | None
     lists: dict[int, list[FoundWord]] = {player.user_id: [] for player in players}
     for found in words:
         lists.setdefault(found.user_id, []).append(found)
+    kept_words = {user_id: {f.word for f in found} for user_id, found in lists.items()}
     if game_round.game == Game.CLASSIC:
-        _, common = hunt.cross_off({user_id: [f.word for f in found] for user_id, found in lists.items()})
+        kept_words, common = hunt.cross_off(kept_words)
         if common:
             game_round.found_words.filter(word__in=common).update(crossed_off=True)
         for found in words:
             found.crossed_off = found.word in common
     for player in players:
-        kept = [found for found in lists[player.user_id] if not found.crossed_off]
+        kept = [found for found in lists[player.user_id] if found.word in kept_words[player.user_id]]
         player.score = sum(found.points for found in kept)
         player.word_count = len(kept)
         player.computer_points = (
