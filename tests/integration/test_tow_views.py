@@ -81,8 +81,10 @@ def test_preview_and_play_through_the_page(client, make_user):
     ({"placement": '[[0, 0, "a", "letter"]]', "path": "7"}, "The path could not be read."),
     ({"placement": '[[0, 0, "", "corner"], [0, 1, "a", "letter"]]', "path": "[[0, 0], [0, 1]]"},
      "The corner tile at A1 needs its letter."),
-    ({"placement": '[[0, 0, "a", "letter"], [0, 1, "b", "letter"]]', "path": "[[0, 0]]"},
-     "The word needs at least 2 letters: trace it over 2 or more tiles."),
+    ({"placement": '[[0, 0, "a", "letter"], [0, 0, "b", "letter"]]', "path": "[[0, 0]]"},
+     "Two tiles placed on A1."),
+    ({"placement": '[[0, 0, "a", "letter", 5]]', "path": "[[0, 0]]"},
+     "The move could not be read."),
 ])
 def test_malformed_moves_are_refused_with_a_reason(client, make_user, fields, reason):
     game, mover, _ = duel(make_user)
