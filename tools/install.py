@@ -67,15 +67,21 @@ def venv_usable(venv: Path = VENV) -> bool:
     return result.returncode == 0
 
 
+def venv_package(python: str) -> str | None:
+    """Debian's package with the venv module for ``python`` (None if it does not run)."""
+    result = subprocess.run([python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+                            capture_output=True, text=True)
+    version = result.stdout.strip() if result.returncode == 0 else ""
+    return f"python{version}-venv" if version else None
+
+
 def install_venv_package(python: str) -> bool:
     """As root on Debian, install the venv module of ``python`` (pythonX.Y-venv); True if done."""
     if os.geteuid() != 0 or not shutil.which("apt-get"):
         return False
-    version = subprocess.run([python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
-                             capture_output=True, text=True).stdout.strip()
-    if not version:
+    package = venv_package(python)
+    if package is None:
         return False
-    package = f"python{version}-venv"
     say(f"installing {package} (apt-get), which creating a venv with pip needs")
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
     for command in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", package]):
@@ -99,8 +105,9 @@ def create_venv(venv: Path = VENV, python: str = sys.executable) -> None:
     if result.returncode != 0 or not venv_usable(venv):
         shutil.rmtree(venv, ignore_errors=True)
         say(f"could not create a virtual environment with pip: {(result.stderr or result.stdout).strip()}")
-        say("On Debian or Ubuntu install Python's venv module first: sudo apt-get install python3-venv "
-            "(python3.X-venv for another python3.X), then run the command again.")
+        package = venv_package(python) or "python3-venv"
+        say(f"On Debian or Ubuntu install Python's venv module first: sudo apt-get install {package} "
+            f"(python3-venv for the default python3), then run the command again.")
         sys.exit(1)
 
 

@@ -109,7 +109,7 @@ def test_a_python_that_cannot_make_a_venv_gets_the_package_to_install(tmp_path, 
 
     assert exit_.value.code == 1
     assert not venv.exists()
-    assert "apt-get install python3-venv" in capsys.readouterr().err
+    assert "apt-get install python3-venv" in capsys.readouterr().err  # the fake python does not run
 
 
 def test_the_lock_was_made_from_the_current_pyproject():
