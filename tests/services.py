@@ -98,9 +98,6 @@ class _Server:
     def _stop_signal(self) -> int:
         return signal.SIGTERM
 
-    def _preexec(self):  # pragma: no cover - runs in the child
-        return None
-
     # -- lifecycle
     @property
     def running(self) -> bool:
