@@ -34,6 +34,12 @@ def _send_lobby() -> None:
 
 
 def lobby_changed() -> None:
+    connection = transaction.get_connection()
+    open_savepoints = set(connection.savepoint_ids)
+    # One lobby refresh per transaction: a hook already queued where it cannot be rolled
+    # back without this change (this savepoint or an enclosing one) covers it.
+    if any(func is _send_lobby and sids <= open_savepoints for sids, func, *_ in connection.run_on_commit):
+        return
     transaction.on_commit(_send_lobby)
 
 
@@ -104,6 +110,7 @@ def round_ended(game_round) -> None:
     message = {"type": "round.ended", "round_id": game_round.pk, "results_url": game_round.get_absolute_url()}
     transaction.on_commit(lambda: broadcast(table_group(table_id), message))
     lobby_changed()
+
 
 # --------------------------------------------------------------------------- ranked queue
 

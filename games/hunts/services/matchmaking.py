@@ -20,6 +20,7 @@ Invariants, each held by the database:
 from __future__ import annotations
 
 import logging
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -190,57 +191,92 @@ class PassReport:
     waiting: int = 0
 
 
-def _try_pool_lock(pool: str) -> bool:
+@contextmanager
+def _pool_lock(pool: str):
+    """Hold ``pool``'s matcher lock for the block if it is free; yields whether it is held.
+
+    A session-level advisory lock, so it spans the pass's several transactions; it goes
+    with the connection if the process dies.
+    """
     connection = transaction.get_connection()
     if connection.vendor != "postgresql":
-        return True  # SQLite runs one writer at a time anyway
+        yield True  # SQLite runs one writer at a time anyway
+        return
     key = (MATCH_LOCK_CLASS << 8) | list(POOL_RULES).index(pool)
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [key])
-        return cursor.fetchone()[0]
+        cursor.execute("SELECT pg_try_advisory_lock(%s)", [key])
+        held = cursor.fetchone()[0]
+    try:
+        yield held
+    finally:
+        if held:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_unlock(%s)", [key])
 
 
-@transaction.atomic
 def match_pool(*, pool: str, now: datetime | None = None, policy: matching.MatchPolicy = POLICY) -> PassReport:
-    """One matcher pass over ``pool``: drop the departed, seat tables, offer bots.
+    """One matcher pass over ``pool``: drop the departed, offer bots, seat tables.
 
     Returns at once, doing nothing, while another process is matching the same pool.
+    The decision is one transaction and each table is seated in one of its own, so
+    seated players hear of their table at once and no lock is held through the pass. A
+    table whose players are no longer all waiting when its turn comes (one cancelled)
+    is left for the next pass.
     """
     now = now or timezone.now()
     _check_pool(pool)
-    if not _try_pool_lock(pool):
-        return PassReport(pool=pool, skipped=True)
-    entries = list(
-        QueueEntry.objects.select_for_update(skip_locked=True, of=("self",))
-        .filter(pool=pool).select_related("user").order_by("joined_at", "pk")
+    with _pool_lock(pool) as held:
+        if not held:
+            return PassReport(pool=pool, skipped=True)
+        result, stale, offered = _decide(pool, now, policy)
+        formed = []
+        for seekers in result.tables:
+            table = _seat_if_still_waiting(pool, [seeker.player for seeker in seekers], now)
+            if table is not None:
+                formed.append(table)
+    return PassReport(
+        pool=pool, tables=tuple(table.pk for table in formed), dropped=tuple(stale),
+        offered=tuple(offered), waiting=len(result.waiting),
     )
-    stale = [entry for entry in entries if entry.seen_at < now - GRACE]
+
+
+@transaction.atomic
+def _decide(pool: str, now: datetime, policy: matching.MatchPolicy):
+    """Read the pool's queue, drop the silent, run the matcher and mark the bot offers."""
+    entries = list(
+        QueueEntry.objects.select_for_update(skip_locked=True).filter(pool=pool).order_by("joined_at", "pk")
+    )
+    stale = [entry.user_id for entry in entries if entry.seen_at < now - GRACE]
     if stale:
-        QueueEntry.objects.filter(pk__in=[entry.pk for entry in stale]).delete()
+        QueueEntry.objects.filter(pool=pool, user_id__in=stale).delete()
     entries = [entry for entry in entries if entry.seen_at >= now - GRACE]
-    by_player = {entry.user_id: entry for entry in entries}
     result = matching.match(
         (matching.Seeker(entry.user_id, entry.rating, entry.joined_at.timestamp()) for entry in entries),
         now.timestamp(), policy,
     )
-    formed = []
-    for seekers in result.tables:
-        try:
-            with transaction.atomic():
-                formed.append(_seat_table(pool, [by_player[seeker.player] for seeker in seekers], now))
-        except HuntError as refused:
-            logger.warning("Ranked table in %s not formed for %s: %s", pool,
-                           [seeker.player for seeker in seekers], refused.reason)
-    offered = [player for player in result.lonely if by_player[player].bot_offered_at is None]
+    offered_before = {entry.user_id for entry in entries if entry.bot_offered_at is not None}
+    offered = [player for player in result.lonely if player not in offered_before]
     if offered:
         QueueEntry.objects.filter(user_id__in=offered).update(bot_offered_at=now)
-    changed = [entry.user_id for entry in stale] + offered
-    if changed or formed:
-        broadcasts.queue_changed(pool, changed)
-    return PassReport(
-        pool=pool, tables=tuple(table.pk for table in formed), dropped=tuple(entry.user_id for entry in stale),
-        offered=tuple(offered), waiting=len(result.waiting),
-    )
+    if stale or offered:
+        broadcasts.queue_changed(pool, stale + offered)
+    return result, stale, offered
+
+
+def _seat_if_still_waiting(pool: str, players: list[int], now: datetime) -> HuntTable | None:
+    try:
+        with transaction.atomic():
+            entries = {
+                entry.user_id: entry
+                for entry in QueueEntry.objects.select_for_update(skip_locked=True, of=("self",))
+                .filter(pool=pool, user_id__in=players).select_related("user")
+            }
+            if len(entries) < len(players):
+                return None
+            return _seat_table(pool, [entries[player] for player in players], now)
+    except HuntError as refused:
+        logger.warning("Ranked table in %s not formed for %s: %s", pool, players, refused.reason)
+        return None
 
 
 def _seat_table(pool: str, entries: list[QueueEntry], now: datetime) -> HuntTable:
@@ -249,6 +285,7 @@ def _seat_table(pool: str, entries: list[QueueEntry], now: datetime) -> HuntTabl
     from .tables import table_create, table_join
 
     QueueEntry.objects.filter(pk__in=[entry.pk for entry in entries]).delete()
+    broadcasts.queue_changed(pool, [])
     rules = POOL_RULES[pool]
     host = entries[0].user
     table = table_create(host=host, game=rules.game, size=rules.size, lexicon_code=HuntLexicon.BOTH,
