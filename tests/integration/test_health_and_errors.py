@@ -16,20 +16,20 @@ def test_healthz_is_ok_with_database_redis_and_a_worker(client, celery_worker):
 
 @pytest.fixture
 def broker_without_workers(monkeypatch):
-    """/healthz pings through a Celery app on a Redis database no worker listens on.
+    """/healthz pings through a Celery app on a Redis server of its own, where no worker listens.
 
     A separate app leaves the project app's connection pools alone; the live site's
     worker, if a browser test started it, listens on the project app's broker.
     """
-    import redis
     from celery import Celery
 
-    url = "redis://127.0.0.1:6379/15"
-    redis.Redis.from_url(url).flushdb()
-    lonely = Celery("healthz-test", broker=url)
-    monkeypatch.setattr("config.celery.app", lonely)
-    yield
-    lonely.close()
+    from tests.services import RedisServer
+
+    with RedisServer() as server:
+        lonely = Celery("healthz-test", broker=server.url)
+        monkeypatch.setattr("config.celery.app", lonely)
+        yield
+        lonely.close()
 
 
 def test_healthz_reports_a_missing_worker(client, broker_without_workers):
