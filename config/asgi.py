@@ -13,16 +13,17 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.conf import settings  # noqa: E402
 
 from .proxies import TrustedProxiesMiddleware  # noqa: E402
+from .realtime import ServerLoopMiddleware  # noqa: E402
 from .routing import websocket_urlpatterns  # noqa: E402
 
-application = TrustedProxiesMiddleware(
+application = ServerLoopMiddleware(TrustedProxiesMiddleware(
     ProtocolTypeRouter(
         {
             "http": django_asgi_app,
             "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
         }
     )
-)
+))
 
 if settings.EMBEDDED and not settings.TESTING:
     from . import embedded

@@ -1,10 +1,19 @@
-"""The embedded default's channel layer."""
+"""The site's channel layers: the embedded default's, and server mode's over Redis."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 
 from channels.layers import InMemoryChannelLayer
+from channels_redis.pubsub import RedisPubSubChannelLayer, RedisSingleShardConnection
+from channels_redis.utils import create_pool
+from redis import asyncio as aioredis
+from redis.asyncio.client import PubSub
+
+logger = logging.getLogger(__name__)
+
+RETRY_SECONDS = 0.5
 
 
 class EmbeddedChannelLayer(InMemoryChannelLayer):
@@ -33,3 +42,73 @@ class EmbeddedChannelLayer(InMemoryChannelLayer):
 
     async def group_send(self, group, message):
         return await self._at_home(super().group_send(group, message))
+
+
+class _ResyncingPubSub(PubSub):
+    """A pub/sub connection that reports each time it connects again after a loss."""
+
+    def __init__(self, *args, on_reconnect, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._on_reconnect = on_reconnect
+
+    async def on_connect(self, connection):
+        resubscribing = bool(self.channels or self.patterns)
+        await super().on_connect(connection)  # subscribes again to every channel and group
+        if resubscribing:
+            self._on_reconnect()
+
+
+class _Shard(RedisSingleShardConnection):
+    """One Redis connection of the layer; after an outage it has every local consumer resync."""
+
+    _lost = False
+
+    def _ensure_redis(self):
+        if self._redis is None:
+            pool = create_pool(self.host)
+            self._redis = aioredis.Redis(connection_pool=pool)
+            self._pubsub = _ResyncingPubSub(pool, on_reconnect=self._reconnected)
+
+    def _reconnected(self) -> None:
+        self._lost = False
+        layer = self.channel_layer
+        logger.warning("Channel layer reconnected to Redis; %d local consumers resync", len(layer.channels))
+        data = layer.channel_layer.serialize({"type": "layer.reconnected"})
+        for queue in list(layer.channels.values()):
+            queue.put_nowait(data)
+
+    async def _do_receiving(self):
+        # The library's loop, logging an outage once instead of a traceback a second.
+        while True:
+            try:
+                if self._pubsub and self._pubsub.subscribed:
+                    message = await self._pubsub.get_message(ignore_subscribe_messages=True, timeout=0.1)
+                    self._receive_message(message)
+                else:
+                    await asyncio.sleep(0.1)
+            except (asyncio.CancelledError, asyncio.TimeoutError, GeneratorExit):
+                raise
+            except Exception as error:
+                if not self._lost:
+                    logger.warning("Channel layer lost Redis (%s); retrying every %.1f s", error, RETRY_SECONDS)
+                    self._lost = True
+                await asyncio.sleep(RETRY_SECONDS)
+
+
+class RedisChannelLayer(RedisPubSubChannelLayer):
+    """channels_redis's pub/sub layer, made to notice a Redis restart.
+
+    Redis forgets subscriptions when it restarts, and every message published while the
+    connection was down is lost without a trace. The layer subscribes again when it
+    reconnects (redis-py does) and then sends every consumer of this process a
+    ``layer.reconnected`` message; consumers answer by bringing their page up to date
+    (``config.websocket.JsonMessageConsumer.layer_reconnected``). It replaces the
+    library's per-host connection objects, so tests/faults checks it against each
+    channels-redis release.
+    """
+
+    def _get_layer(self):
+        layer = super()._get_layer()
+        if not all(isinstance(shard, _Shard) for shard in layer._shards):
+            layer._shards = [_Shard(shard.host, layer) for shard in layer._shards]
+        return layer

@@ -13,7 +13,7 @@ import os
 import threading
 from functools import partial
 
-from asgiref.sync import SyncToAsync, async_to_sync
+from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
@@ -21,6 +21,22 @@ logger = logging.getLogger(__name__)
 
 # Sends handed to the server's event loop, kept referenced until they finish.
 _in_flight: set[asyncio.Task] = set()
+# The event loop of the ASGI server in this process, with the process it belongs to.
+_server: tuple[asyncio.AbstractEventLoop, int] | None = None
+
+
+class ServerLoopMiddleware:
+    """ASGI middleware that notes the server's event loop, so ``broadcast`` can hand sends to it."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        global _server
+        loop = asyncio.get_running_loop()
+        if _server is None or _server[0] is not loop:
+            _server = (loop, os.getpid())
+        return await self.app(scope, receive, send)
 
 
 def user_group(user_id: int) -> str:
@@ -35,21 +51,29 @@ def broadcast(group: str, message: dict) -> None:
     thread wait for ``group_send`` would tie up the thread pool behind a busy loop (200
     hunt players made every thread wait), so the send is handed to the loop and the thread
     moves on. Elsewhere (Celery, shell, tests) it is sent before returning.
+
+    It never raises: a broadcast is a courtesy to open pages, the change it announces is
+    already committed, and pages catch up when the channel layer or their socket comes
+    back (``config.channel_layers.RedisChannelLayer``), so a failure is only logged.
     """
-    loop = _server_loop()
-    if loop is not None:
-        loop.call_soon_threadsafe(_start_on_loop, loop, group, message)
-        return
     try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        _send_now(group, message)
-        return
-    # Synchronous code on a thread that runs a loop of its own (a test driving a browser
-    # through Playwright's sync API) cannot block on that loop; a helper thread can.
-    sender = threading.Thread(target=_send_now, args=(group, message), name="broadcast")
-    sender.start()
-    sender.join()
+        loop = _server_loop()
+        if loop is not None:
+            loop.call_soon_threadsafe(_start_on_loop, loop, group, message)
+            return
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            _send_now(group, message)
+            return
+        # Synchronous code on a thread that runs a loop of its own (a test driving a
+        # browser through Playwright's sync API) cannot block on that loop; a helper
+        # thread can.
+        sender = threading.Thread(target=_send_now, args=(group, message), name="broadcast")
+        sender.start()
+        sender.join()
+    except Exception:
+        logger.exception("Broadcast to %s failed", group)
 
 
 def broadcast_on_commit(group: str, message: dict) -> None:
@@ -57,9 +81,10 @@ def broadcast_on_commit(group: str, message: dict) -> None:
 
 
 def _server_loop() -> asyncio.AbstractEventLoop | None:
-    local = SyncToAsync.threadlocal
-    loop = getattr(local, "main_event_loop", None)
-    if loop is None or getattr(local, "main_event_loop_pid", None) != os.getpid() or not loop.is_running():
+    if _server is None:
+        return None
+    loop, pid = _server
+    if pid != os.getpid() or not loop.is_running():
         return None
     return loop
 
@@ -74,7 +99,11 @@ def _send_now(group: str, message: dict) -> None:
 
 
 def _start_on_loop(loop: asyncio.AbstractEventLoop, group: str, message: dict) -> None:
-    task = loop.create_task(get_channel_layer().group_send(group, message))
+    try:
+        task = loop.create_task(get_channel_layer().group_send(group, message))
+    except Exception:
+        logger.exception("Broadcast to %s failed", group)
+        return
     _in_flight.add(task)
     task.add_done_callback(partial(_finished, group))
 

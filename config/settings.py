@@ -140,8 +140,10 @@ if REDIS_URL:
     CHANNEL_LAYER_PREFIX = env.str("CHANNEL_LAYER_PREFIX", default=f"wf.{DATABASES['default']['NAME']}.")
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": CHANNEL_LAYER_PREFIX},
+            "BACKEND": "config.channel_layers.RedisChannelLayer",  # pub/sub, resyncs after a Redis restart
+            # An unreachable Redis fails a send in 2 s instead of hanging it.
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_connect_timeout": 2}],
+                       "prefix": CHANNEL_LAYER_PREFIX},
         }
     }
     CACHES = {

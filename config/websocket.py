@@ -53,6 +53,15 @@ class JsonMessageConsumer(AsyncWebsocketConsumer):
         self._tokens -= 1
         return True
 
+    async def layer_reconnected(self, event):
+        """The channel layer lost Redis for a while: this page may have missed messages.
+
+        Closing with 1012 (service restart) makes the page reconnect, and every consumer
+        sends the whole state of its page on connect. A consumer that can resend its state
+        in place overrides this.
+        """
+        await self.close(code=1012)
+
     async def receive(self, text_data=None, bytes_data=None):
         try:
             message = self._parse(text_data, bytes_data)

@@ -107,6 +107,10 @@ class TableConsumer(JsonMessageConsumer):
     async def on_state(self, message):
         await self._send_state()
 
+    async def layer_reconnected(self, event):
+        # Finds and counts may have been lost while Redis was away: send the whole table.
+        await self._send_state()
+
     # -- from the services ---------------------------------------------------------
 
     async def _send_state(self):
