@@ -33,6 +33,11 @@
       const msg = JSON.parse(event.data);
       if (msg.type === "queue.status") {
         offset = msg.server_now - Date.now();
+        // Matched while this page was reconnecting: the match message was missed.
+        if (msg.state === "playing" && panel.querySelector("[data-ranked-waiting]")) {
+          location.assign(msg.url);
+          return;
+        }
         // A refusal shown by the last click stays until the next click.
         const error = panel.querySelector("[data-ranked-error]");
         panel.innerHTML = msg.html;
