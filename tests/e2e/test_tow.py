@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.engine import tow as engine
-from games.tow import services
+from games.tow import selectors, services
 from games.tow.models import Game
 from lexicon.services import get_lexicon
 from tests.conftest import session_cookie_for
@@ -72,3 +72,46 @@ def test_a_bent_word_is_traced_and_scored(new_page, live_site, make_user):
     expect(page.locator("[data-history] li").first).to_contain_text(reply.main_word.upper())
     expect(page.locator(f'[data-seats] [data-seat="{1 - opener}"] [data-score]')).to_have_text(str(reply.score))
     expect(page.locator(".cell.last")).to_have_count(len(reply.placement))
+
+
+def test_house_vote_reaches_the_other_player_live(new_page, live_site, make_user):
+    """On a house-vote table a word outside en shows up on the other player's page at once
+    with Accept and Reject; the accepted play lands on both tables and in the history."""
+    ann, bob = make_user("ann"), make_user("bob")
+    game = services.game_create(creator=ann, seconds_per_move=DAY, invitees=[bob], words="house")
+    Game.objects.filter(pk=game.pk).update(seed="tow-vote-e2e")
+    services.game_accept(game_id=game.pk, player=bob)
+    game.refresh_from_db()
+    mover, voter = (ann, bob) if game.to_move == 0 else (bob, ann)
+    state = selectors.engine_state(game)
+    rack = state.racks[state.to_move]
+    letters = [t for t in rack if t not in engine.KIND_OF_TILE]
+    pair = next((a + b for i, a in enumerate(letters) for b in letters[i + 1:]
+                 if a + b not in state.lexicon and b + a not in state.lexicon), None)
+    if pair is None:
+        pytest.skip(f"rack {rack} has no two letters outside the word list")
+
+    pages = {}
+    for user in (mover, voter):
+        page = new_page()
+        name, value = session_cookie_for(user).split("=", 1)
+        page.context.add_cookies([{"name": name, "value": value, "url": live_site.url}])
+        page.goto(f"/tow/{game.pk}/")
+        pages[user.username] = page
+    mine, theirs = pages[mover.username], pages[voter.username]
+    expect(theirs.locator("[data-status]")).to_contain_text("to move")
+
+    for col, letter in enumerate(pair):
+        mine.locator(f'.rack-tile[data-tile="{letter}"]:not(.used)').first.click()
+        mine.locator(f'[data-r="0"][data-c="{col}"]').click()
+    mine.locator("[data-word]").fill(pair)
+    expect(mine.locator(".tow-preview .tag")).to_have_text("to the vote")
+    mine.locator("[data-submit]").click()
+    expect(mine.locator("[data-vote]")).to_contain_text("Waiting for the others to vote")
+
+    expect(theirs.locator("[data-vote]")).to_contain_text(pair.upper())
+    theirs.get_by_role("button", name="Accept the word").click()
+    expect(theirs.locator("[data-vote-card]")).to_be_hidden()
+    for page in (mine, theirs):
+        expect(page.locator(".cell.last")).to_have_count(2)
+        expect(page.locator("[data-history]")).to_contain_text("voted to accept")
