@@ -28,8 +28,10 @@ ifeq ($(and $(DATABASE_URL),$(REDIS_URL)),)
 	@echo "Embedded mode: serving http://127.0.0.1:8000 (SQLite, in-process channel layer and Celery)."
 	$(VENV)/bin/daphne -b 127.0.0.1 -p 8000 config.asgi:application
 else
-	@echo "Server mode: daphne, Celery worker and Celery beat (Procfile)."
-	$(VENV)/bin/honcho start -f Procfile
+	@echo "Server mode: daphne, Celery worker and Celery beat under supervisord (config/supervisord.conf)."
+	@mkdir -p $${VAR_DIR:-var}
+	WF_BIN=$(abspath $(VENV))/bin VAR_DIR=$${VAR_DIR:-$(abspath var)} HOST=$${HOST:-0.0.0.0} PORT=$${PORT:-8000} \
+		CELERY_CONCURRENCY=$${CELERY_CONCURRENCY:-2} $(VENV)/bin/supervisord -c config/supervisord.conf
 endif
 
 # PostgreSQL and Redis: TEST_DATABASE_URL / TEST_REDIS_URL when given, else throwaway
