@@ -750,7 +750,7 @@ def paths(table: Table, placement: Iterable[Sequence], word: str) -> list[list[C
 # -- finding plays for a rack (the casual bot) -----------------------------------------------
 
 #: Search nodes ``find_plays`` visits at most: a casual bot, not an exhaustive one.
-FIND_BUDGET = 30_000
+FIND_BUDGET = 15_000
 
 
 def find_plays(table: Table, rack: str, lexicon, *, max_bends: int = 1,
