@@ -19,6 +19,9 @@ class PresenceConsumer(JsonMessageConsumer):
         if self.user is not None and self.user.is_authenticated:
             await self.channel_layer.group_add(user_group(self.user.pk), self.channel_name)
             await database_sync_to_async(services.presence_connect)(user=self.user, channel_name=self.channel_name)
+            # A reconnecting page may have missed notifications: it resets its badge to this.
+            count = await database_sync_to_async(_unread_count)(self.user)
+            await self.send_json({"type": "notification.count", "count": count})
         else:
             await self.send_json(await database_sync_to_async(services.presence_message)())
 
@@ -38,3 +41,7 @@ class PresenceConsumer(JsonMessageConsumer):
 
     async def notification_new(self, event):
         await self.send_json(event)
+
+
+def _unread_count(user) -> int:
+    return user.notifications.filter(read_at__isnull=True).count()

@@ -47,14 +47,21 @@
     ws.onmessage = (e) => {
       const msg = JSON.parse(e.data);
       if (msg.type === "presence.update") renderPresence(msg);
-      else if (msg.type === "notification.new") {
+      else if (msg.type === "notification.count") {
+        // Sent on every (re)connect: notifications missed while away are counted too.
+        const badge = document.querySelector("[data-notification-count]");
+        if (badge) { badge.hidden = msg.count === 0; badge.textContent = String(msg.count); }
+      } else if (msg.type === "notification.new") {
         const badge = document.querySelector("[data-notification-count]");
         if (badge) { badge.hidden = false; badge.textContent = String((parseInt(badge.textContent, 10) || 0) + 1); }
         toast(msg.text, msg.url);
         document.dispatchEvent(new CustomEvent("wordfall:notification", { detail: msg }));
       }
     };
-    ws.onclose = () => { clearInterval(timer); setTimeout(connect, retry); retry = Math.min(retry * 2, 30000); };
+    // Back off, with jitter so that the pages of a restarted server do not all return at once.
+    ws.onclose = () => {
+      clearInterval(timer); setTimeout(connect, retry * (0.5 + Math.random())); retry = Math.min(retry * 2, 30000);
+    };
   }
   if ("WebSocket" in window) connect();
 })();

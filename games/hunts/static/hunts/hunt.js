@@ -49,8 +49,10 @@
     ws.onclose = (event) => {
       clearInterval(pinger); conn.classList.remove("ok");
       if (event.code === 4404) { conn.textContent = "no such table"; return; }
+      // The server sends the whole table on connect, so the page catches up with
+      // whatever it missed; jitter spreads the reconnects after a server restart.
       conn.textContent = "reconnecting…";
-      setTimeout(connect, retry); retry = Math.min(retry * 2, 8000);
+      setTimeout(connect, retry * (0.5 + Math.random())); retry = Math.min(retry * 2, 8000);
     };
   }
 

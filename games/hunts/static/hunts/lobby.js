@@ -12,7 +12,8 @@
       const msg = JSON.parse(event.data);
       if (msg.type === "lobby.tables") list.innerHTML = msg.html;
     };
-    ws.onclose = () => { setTimeout(connect, retry); retry = Math.min(retry * 2, 15000); };
+    // The list is sent whole on every connect; jitter spreads the reconnects of a restart.
+    ws.onclose = () => { setTimeout(connect, retry * (0.5 + Math.random())); retry = Math.min(retry * 2, 15000); };
   }
   connect();
 
