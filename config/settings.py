@@ -183,6 +183,8 @@ CELERY_BEAT_SCHEDULE = {
                             "options": {"expires": 10}},
     "tow-deadlines": {"task": "games.tow.tasks.sweep_deadlines", "schedule": 30.0},
     "tow-bots": {"task": "games.tow.tasks.sweep_bots", "schedule": 30.0},
+    "crossword-bots": {"task": "games.crosswords.tasks.sweep_bots", "schedule": 10.0,
+                       "options": {"expires": 10}},
 }
 
 # --- Auth -----------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from .models import Game, Move, Seat
+from .models import Analysis, Bot, BotError, Game, Move, Seat
 
 
 class SeatInline(admin.TabularInline):
@@ -30,6 +30,38 @@ class GameAdmin(admin.ModelAdmin):
                        "lexicon_version", "move_count", "to_move", "deadline",
                        "remind_at", "started_at", "finished_at", "end_reason")
     inlines = [SeatInline, MoveInline]
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(Bot)
+class BotAdmin(admin.ModelAdmin):
+    list_display = ("user", "variant", "strength", "number")
+    list_filter = ("variant", "strength")
+    readonly_fields = ("user", "variant", "strength", "number")
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(BotError)
+class BotErrorAdmin(admin.ModelAdmin):
+    """Bot turns the engine failed on (the bot passed instead): for fixing the engine."""
+
+    list_display = ("created_at", "game", "move_number", "seat", "strength", "rack")
+    list_filter = ("strength",)
+    readonly_fields = ("game", "move_number", "seat", "strength", "rack", "board", "error",
+                       "created_at")
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(Analysis)
+class AnalysisAdmin(admin.ModelAdmin):
+    list_display = ("game", "created_at")
+    readonly_fields = ("game", "moves", "summary", "created_at")
 
     def has_add_permission(self, request):
         return False

@@ -8,7 +8,7 @@ import re
 from django import forms
 from django.contrib.auth import get_user_model
 
-from .models import DAYS_PER_MOVE, LIVE_MINUTES_PER_MOVE, Variant
+from .models import DAYS_PER_MOVE, LIVE_MINUTES_PER_MOVE, BotStrength, Variant
 
 MAX_TILES = 8  # Wordgame's rack; the engine checks the rest
 # Eight tiles fit in about 200 characters; a longer text is not a placement, and
@@ -16,6 +16,23 @@ MAX_TILES = 8  # Wordgame's rack; the engine checks the rest
 MAX_PLACEMENT_CHARS = 1000
 DAY = 86400
 _LETTER = re.compile(r"[a-z]")
+
+
+BOT_CHOICES = [("", "None")] + list(BotStrength.choices)
+TIME_CHOICES = ([(d * DAY, f"{d} day{'s' if d > 1 else ''}") for d in DAYS_PER_MOVE]
+                + [(m * 60, f"{m} minutes (live)") for m in LIVE_MINUTES_PER_MOVE])
+
+
+class PlayBotForm(forms.Form):
+    """A two-player game against one bot, started at once (home page, new-game page)."""
+
+    prefix = "bot"  # the new-game page shows it beside NewGameForm, whose names it shares
+
+    variant = forms.ChoiceField(choices=Variant.choices, initial=Variant.WORD_GRID)
+    strength = forms.ChoiceField(label="Bot", choices=BotStrength.choices,
+                                 initial=BotStrength.CASUAL)
+    seconds_per_move = forms.TypedChoiceField(label="Time per move", coerce=int,
+                                              initial=5 * 60, choices=TIME_CHOICES)
 
 
 class NewGameForm(forms.Form):
@@ -38,9 +55,21 @@ class NewGameForm(forms.Form):
                                     help_text="Ranked open seeks only; leave empty for anyone.")
     rating_max = forms.IntegerField(label="Highest rating of a taker", required=False)
 
+    bot_1 = forms.ChoiceField(label="Bots", required=False, choices=BOT_CHOICES,
+                              help_text="Bots take their seats at once; a game with bots is never ranked.")
+    bot_2 = forms.ChoiceField(label="Second bot", required=False, choices=BOT_CHOICES)
+    bot_3 = forms.ChoiceField(label="Third bot", required=False, choices=BOT_CHOICES,
+                              help_text="Word Grid only: up to three bots.")
+
     def __init__(self, *args, player=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.player = player
+
+    @property
+    def bots(self) -> list[str]:
+        """The strengths of the bots chosen, in seat order."""
+        return [self.cleaned_data[name] for name in ("bot_1", "bot_2", "bot_3")
+                if self.cleaned_data.get(name)]
 
     def clean_invitees(self):
         names = [n for n in re.split(r"[\s,;]+", self.cleaned_data["invitees"]) if n]
@@ -57,8 +86,12 @@ class NewGameForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        if not self.errors and not data.get("invitees") and not data.get("open_seats"):
-            raise forms.ValidationError("Invite at least one player or open a seat in the lobby.")
+        if (not self.errors and not data.get("invitees") and not data.get("open_seats")
+                and not self.bots):
+            raise forms.ValidationError(
+                "Invite at least one player, choose a bot or open a seat in the lobby.")
+        if not self.errors and self.bots and data.get("ranked"):
+            raise forms.ValidationError("Games with bots are never ranked.")
         return data
 
 

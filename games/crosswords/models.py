@@ -166,3 +166,74 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} move {self.number + 1}: {self.kind}"
+
+
+class BotStrength(models.TextChoices):
+    """How well a computer player plays (``games.engine.crossword_bot``)."""
+
+    BEGINNER = "beginner", "Beginner"
+    CASUAL = "casual", "Casual"
+    CLUB = "club", "Club"
+    EXPERT = "expert", "Expert"
+
+
+class Bot(models.Model):
+    """A computer player's account: which game it plays and how well.
+
+    Bots are ordinary accounts flagged ``is_bot`` (their profile says so, and they are
+    never rated); this row says what the account plays. Word Grid has several accounts
+    per strength so one game can seat two bots of the same strength.
+    """
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="crossword_bot")
+    variant = models.CharField(max_length=10, choices=Variant.choices)
+    strength = models.CharField(max_length=10, choices=BotStrength.choices)
+    number = models.PositiveSmallIntegerField(default=1)
+
+    class Meta:
+        ordering = ["variant", "strength", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["variant", "strength", "number"],
+                                    name="crossword_bot_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_strength_display()} bot {self.number} ({self.get_variant_display()})"
+
+
+class BotError(models.Model):
+    """A bot turn the engine failed on: the bot passed instead; kept for the admins."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="bot_errors")
+    move_number = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    strength = models.CharField(max_length=10, choices=BotStrength.choices)
+    rack = models.CharField(max_length=8)
+    board = models.TextField()  # the board's rows, "." for an empty square
+    error = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.game} move {self.move_number + 1}: {self.error.splitlines()[-1][:80]}"
+
+
+class Analysis(models.Model):
+    """Post-game analysis of a finished game: one row per game, written once.
+
+    ``moves`` holds, per stored move, what was played and the best plays of that
+    position ([{"number", "seat", "played": {...}, "best": [{...}, ...], "score_loss",
+    "equity_loss"}, ...]); ``summary`` holds per seat the average equity loss and the
+    best play missed.
+    """
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="analysis")
+    moves = models.JSONField(default=list)
+    summary = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"Analysis of {self.game}"

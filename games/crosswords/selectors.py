@@ -18,7 +18,7 @@ from games.engine import crossword_game as engine
 from games.engine.crossword import IllegalPlay
 from lexicon.services import get_lexicon
 
-from .models import Game, Move, MoveKind, Seat, Status
+from .models import Analysis, Game, Move, MoveKind, Seat, Status
 
 ENGINE_VARIANTS = {"wordgrid": crossword.WORD_GRID, "wordgame": crossword.WORDGAME}
 PREMIUM_LABELS = {"3W": "TW", "2W": "DW", "3L": "TL", "2L": "DL"}
@@ -442,4 +442,28 @@ def replay_frames(*, game: Game) -> list[dict]:
     if game.status == Status.FINISHED and frames:
         frames[-1]["scores"] = [seats[i].score for i in range(game.players)]
         frames[-1]["text"] += " — final scores after end adjustments"
+        analysis = Analysis.objects.filter(game=game).first()
+        for row in analysis.moves if analysis else ():
+            frames[row["number"] + 1]["analysis"] = row
     return frames
+
+
+@dataclass
+class AnalysisSummary:
+    name: str
+    moves: int
+    average_equity_loss: float
+    best_missed: dict | None
+
+
+def analysis_summary(*, game: Game) -> list[AnalysisSummary] | None:
+    """Per player: moves analysed, average equity loss, best play missed; None until the
+    analysis of a finished game is written."""
+    analysis = Analysis.objects.filter(game=game).first()
+    if analysis is None:
+        return None
+    seats = {s.index: s for s in game.seats.select_related("user")}
+    return [AnalysisSummary(
+        name=seats[row["seat"]].user.shown_name if seats[row["seat"]].user else "?",
+        moves=row["moves"], average_equity_loss=row["average_equity_loss"],
+        best_missed=row["best_missed"]) for row in analysis.summary]

@@ -14,9 +14,9 @@ from django.template.response import TemplateResponse
 from django.views.decorators.http import require_GET, require_POST
 
 from . import selectors, services
-from .forms import NewGameForm, PlacementError, parse_move_count, parse_placement
+from .forms import NewGameForm, PlacementError, PlayBotForm, parse_move_count, parse_placement
 from .models import Game, Status
-from .services import Refused
+from .services import Refused, bots
 
 
 def _refused(refused: Refused) -> JsonResponse:
@@ -48,16 +48,41 @@ def new_game(request):
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            game = services.game_create(
-                creator=request.user, variant=data["variant"],
-                seconds_per_move=data["seconds_per_move"], invitees=data["invitees"],
-                open_seats=data["open_seats"], ranked=data["ranked"],
-                rating_min=data["rating_min"], rating_max=data["rating_max"])
+            if form.bots:
+                game = bots.game_create_with_bots(
+                    creator=request.user, variant=data["variant"],
+                    seconds_per_move=data["seconds_per_move"], bots=form.bots,
+                    invitees=data["invitees"], open_seats=data["open_seats"])
+            else:
+                game = services.game_create(
+                    creator=request.user, variant=data["variant"],
+                    seconds_per_move=data["seconds_per_move"], invitees=data["invitees"],
+                    open_seats=data["open_seats"], ranked=data["ranked"],
+                    rating_min=data["rating_min"], rating_max=data["rating_max"])
         except Refused as refused:
             form.add_error(None, refused.reason)
         else:
             return redirect(game)
-    return render(request, "crosswords/new_game.html", {"form": form})
+    return render(request, "crosswords/new_game.html",
+                  {"form": form, "bot_form": PlayBotForm()})
+
+
+@login_required
+def play_bot(request):
+    """Start a two-player game against one bot at once (the home page's quick start)."""
+    form = PlayBotForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            game = bots.game_create_with_bots(
+                creator=request.user, variant=data["variant"],
+                seconds_per_move=data["seconds_per_move"], bots=[data["strength"]])
+        except Refused as refused:
+            form.add_error(None, refused.reason)
+        else:
+            return redirect(game)
+    return render(request, "crosswords/new_game.html",
+                  {"form": NewGameForm(player=request.user), "bot_form": form})
 
 
 @login_required
@@ -144,7 +169,7 @@ def resign(request, pk: int):
     return JsonResponse({"ok": True, "move_count": move.number + 1})
 
 
-def _lobby_action(request, pk: int, action, done: str):
+def _lobby_action(request, pk: int, action, done: str, started: str | None = None):
     try:
         result = action(game_id=pk, player=request.user)
     except Refused as refused:
@@ -152,7 +177,7 @@ def _lobby_action(request, pk: int, action, done: str):
             raise Http404(refused.reason) from None
         messages.error(request, refused.reason)
         return redirect("crosswords:game", pk)
-    messages.success(request, done)
+    messages.success(request, started if started and result.status == Status.ACTIVE else done)
     return redirect(result)
 
 
@@ -177,7 +202,8 @@ def cancel(request, pk: int):
 @login_required
 @require_POST
 def rematch(request, pk: int):
-    return _lobby_action(request, pk, services.game_rematch, "Rematch offered.")
+    return _lobby_action(request, pk, services.game_rematch, "Rematch offered.",
+                         started="The rematch has started.")
 
 
 @login_required

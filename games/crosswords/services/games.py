@@ -169,7 +169,8 @@ def game_rematch(*, game_id: int, player) -> Game:
     """Offer the next game of the series: same seats and rules, next game number.
 
     Word Grid's first player rotates with the game number (RULES §3). Asking twice
-    returns the rematch already offered.
+    returns the rematch already offered. Bots accept at once, so a rematch whose other
+    players are all bots starts straight away.
     """
     try:
         game = Game.objects.select_for_update().get(pk=game_id)
@@ -190,9 +191,13 @@ def game_rematch(*, game_id: int, player) -> Game:
         game_number=game.game_number + 1, rematch_of=game,
         seconds_per_move=game.seconds_per_move, created_by=player, ranked=game.ranked)
     for seat in seats:
+        # Bots accept at once: a rematch against bots alone starts straight away.
+        is_bot = seat.user is not None and seat.user.is_bot
         Seat.objects.create(game=rematch, index=seat.index, user=seat.user,
-                            accepted=seat.user_id == player.pk)
-        if seat.user_id != player.pk:
+                            accepted=seat.user_id == player.pk or is_bot)
+        if seat.user_id != player.pk and not is_bot:
             notifications.rematch_offer(rematch, user=seat.user, by=player)
     notifications.game_changed(game)
+    if all(seat.accepted for seat in rematch.seats.all()):
+        _start(rematch, by=player)
     return rematch

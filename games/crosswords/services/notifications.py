@@ -15,7 +15,7 @@ from django.db import transaction
 from accounts.services import notify
 from config.realtime import broadcast_on_commit
 
-from ..models import Game
+from ..models import Game, Status
 
 
 def _name(game: Game) -> str:
@@ -44,7 +44,19 @@ def _human(duration: timedelta) -> str:
 
 
 def game_changed(game: Game) -> None:
-    """Every open page of the game reloads its view of the game."""
+    """Every open page of the game reloads its view of the game; a finished game is
+    analysed (once: the task does nothing for a game already analysed)."""
+    broadcast_on_commit(game.group_name, {
+        "type": "game.moved", "move_count": game.move_count, "status": game.status})
+    if game.status == Status.FINISHED:
+        from ..tasks import analyse_game
+
+        game_id = game.pk
+        transaction.on_commit(lambda: analyse_game.delay(game_id))
+
+
+def analysis_ready(game: Game) -> None:
+    """Open pages of a finished game reload to show its analysis."""
     broadcast_on_commit(game.group_name, {
         "type": "game.moved", "move_count": game.move_count, "status": game.status})
 
@@ -75,7 +87,15 @@ def started(game: Game, *, user, to_move) -> None:
 
 
 def your_turn(game: Game, *, user, news: str = "") -> None:
-    """``news`` says what the previous player did ("ann played QUIZ for 44")."""
+    """``news`` says what the previous player did ("ann played QUIZ for 44").
+
+    A bot is not told: its move is queued instead (``bots.queue_turn``).
+    """
+    if user.is_bot:
+        from .bots import queue_turn
+
+        queue_turn(game)
+        return
     left = _human(timedelta(seconds=game.seconds_per_move))
     lead = f"{news}; your" if news else "Your"
     notify(user=user, kind="crossword.turn", text=f"{lead} turn in {_name(game)}.",

@@ -38,3 +38,19 @@ def finished_crossword_games(player, limit=10):
     from ..selectors import finished_games
 
     return finished_games(user=player, limit=limit)
+
+
+@register.inclusion_tag("crosswords/_play_bot.html")
+def play_bot_form(form=None, compact=False):
+    """The "play a bot now" form: variant, strength and time per move."""
+    from ..forms import PlayBotForm
+
+    return {"bot_form": form or PlayBotForm(), "compact": compact}
+
+
+@register.simple_tag
+def crossword_analysis(game):
+    """The per-player analysis summary of a finished game, or None until it is ready."""
+    from ..selectors import analysis_summary
+
+    return analysis_summary(game=game)

@@ -355,6 +355,30 @@
       if (cell) cell.textContent = frame.scores[parseInt(tr.dataset.seat, 10)];
     });
     $("[data-replay-text]").textContent = `${frameIndex}/${frames.length - 1} · ${frame.text}`;
+    drawAnalysis(frame.analysis);
+  }
+
+  // The analysis of the move shown: what was played and the best plays of its position.
+  function drawAnalysis(row) {
+    const box = $("[data-analysis-move]");
+    if (!box) return;
+    box.replaceChildren();
+    const line = (text, cls) => { const p = document.createElement("p"); p.textContent = text; if (cls) p.className = cls; box.appendChild(p); return p; };
+    if (!row) { line("No analysis for this step (the start, a resign or a forfeit).", "muted"); return; }
+    const kind = { place: "played", swap: "swapped", pass: "passed" }[row.played.kind] || row.played.kind;
+    const rack = row.rack.toUpperCase().replace(/\?/g, "□");
+    line(`Rack ${rack}: ${kind} for ${row.played.score} (equity ${row.played.equity}); `
+      + (row.equity_loss > 0 ? `lost ${row.equity_loss} equity, ${row.score_loss} points behind the top score.` : "the best play."));
+    if (!row.best.length) return;
+    const list = document.createElement("ol");
+    list.className = "cw-alternatives";
+    for (const alt of row.best) {
+      const item = document.createElement("li");
+      item.textContent = `${alt.word} at ${alt.square} ${alt.across ? "across" : "down"}: ${alt.score} points, equity ${alt.equity}`
+        + (alt.leave ? `, keeps ${alt.leave.toUpperCase().replace(/\?/g, "□")}` : "");
+      list.appendChild(item);
+    }
+    box.appendChild(list);
   }
 
   // -- time left ------------------------------------------------------------------------

@@ -1,0 +1,278 @@
+"""Computer players for Word Grid and Wordgame: choose a move for a seat.
+
+API::
+
+    position = Position.of(game, seat)          # what that seat can see, nothing more
+    move = choose(position, "expert", random.Random(seed), frequency=zipf)
+    game = game.apply(move)                     # a crossword_game.Move: place, swap or pass
+
+Strengths (``STRENGTHS``; ``greedy`` is a yardstick for measuring the others):
+
+* ``beginner`` knows common words only (``frequency`` gives a word's Zipf value, as from
+  wordfreq) and short ones; it looks at a handful of plays and takes the best of those,
+  so it rarely finds the best move.
+* ``casual`` looks at a shortlist of the highest-scoring plays, skips the ones with
+  words it does not know, and picks one of the best few at random.
+* ``club`` takes the play with the best score plus a rule-of-thumb leave value
+  (``leaves.heuristic_value``), swaps when its rack is poor, and likes going out.
+* ``expert`` ranks every play by equity = score + a leave value learned by self-play
+  (``leaves.learned``), weighs swapping any subset of its rack against its best play,
+  and, when the bag is empty and one opponent is left, knows that opponent's rack (the
+  unseen tiles) and looks one reply ahead: it prefers going out and blocks big replies.
+* ``greedy`` plays the highest score, nothing else.
+
+A bot only reads what its seat may see: the board, its rack, the bag's size and the
+unseen tiles (bag and other racks together). Randomness comes only from the
+``random.Random`` passed in. No Django, no clock.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from itertools import combinations
+
+from games.engine import leaves, movegen
+from games.engine.crossword import Board, Play, Variant
+from games.engine.crossword_game import Game, Move
+from games.engine.tiles import BLANK
+
+STRENGTHS = ("beginner", "casual", "club", "expert")
+BOT_NAMES = (*STRENGTHS, "greedy")
+
+# Zipf values (wordfreq) below which a word is unknown to a bot of that strength.
+BEGINNER_MIN_ZIPF = 3.0
+CASUAL_MIN_ZIPF = 1.5
+BEGINNER_SAMPLE = 40
+BEGINNER_LONGEST = 6
+CASUAL_SHORTLIST = 20
+CASUAL_PICK_FROM = 4
+# Swap rather than play when swapping is worth this much more equity.
+SWAP_MARGIN = 3.0
+# Endgame look-ahead: how many of our plays, and of the opponent's replies, to weigh.
+ENDGAME_CANDIDATES = 12
+ENDGAME_REPLIES = 8
+
+
+@dataclass(frozen=True)
+class Position:
+    """A seat's view of a game: everything a bot may use, and nothing hidden from it."""
+
+    variant: Variant
+    lexicon: object
+    board: Board
+    rack: str
+    seat: int
+    bag_size: int
+    unseen: str                 # bag + other racks, sorted
+    scores: tuple[int, ...]
+    seats_in_play: int
+
+    @classmethod
+    def of(cls, game: Game, seat: int | None = None) -> Position:
+        seat = game.to_move if seat is None else seat
+        return cls(game.variant, game.lexicon, game.board, game.racks[seat], seat,
+                   len(game.bag), game.unseen(seat), game.scores, sum(game.in_play))
+
+    @property
+    def opponent_rack(self) -> str | None:
+        """The one opponent's rack, known once the bag is empty and two seats are left."""
+        return self.unseen if self.bag_size == 0 and self.seats_in_play == 2 else None
+
+    def tiles_value(self, tiles: str) -> int:
+        values = self.variant.letter_values
+        return sum(values[t] for t in tiles)
+
+
+def choose(position: Position, strength: str, rng: random.Random, *,
+           frequency: Callable[[str], float] | None = None,
+           leave_table: leaves.LeaveTable | None = None) -> Move:
+    """The move a bot of ``strength`` makes in ``position``.
+
+    ``frequency`` (word -> Zipf value) is needed by beginner and casual; without it every
+    word counts as known. ``leave_table`` overrides the expert's learned table.
+    """
+    if strength == "greedy":
+        return _greedy(position)
+    if strength == "beginner":
+        return _beginner(position, rng, frequency)
+    if strength == "casual":
+        return _casual(position, rng, frequency)
+    if strength == "club":
+        return _by_equity(position, leaves.heuristic_value, look_ahead=False)
+    if strength == "expert":
+        table = leave_table or leaves.learned(position.variant.name)
+        return _by_equity(position, table, look_ahead=True)
+    raise ValueError(f"unknown bot strength: {strength!r}")
+
+
+# -- helpers ---------------------------------------------------------------------------
+
+def leave_of(rack: str, placement) -> str:
+    """The rack tiles a placement keeps, sorted ("?" for a blank)."""
+    kept = list(rack)
+    for _, _, letter, blank in placement:
+        kept.remove(BLANK if blank else letter)
+    return "".join(kept)
+
+
+def _place(position: Position, play: Play) -> Move:
+    return Move.place(position.seat, play.placement)
+
+
+def _no_play(position: Position) -> Move:
+    """No play found: swap the whole rack if the bag allows, else as much as it can, else pass."""
+    count = min(len(position.rack), position.bag_size)
+    if count and position.bag_size >= position.variant.rack_size:
+        return Move.swap(position.seat, position.rack)
+    return Move.pass_(position.seat)
+
+
+def _known(play: Play, frequency, min_zipf: float) -> bool:
+    if frequency is None:
+        return True
+    return all(frequency(word) >= min_zipf for word, _ in play.words)
+
+
+# -- strengths -------------------------------------------------------------------------
+
+def _greedy(position: Position) -> Move:
+    play = movegen.best(position.board, position.rack, position.variant, position.lexicon)
+    return _place(position, play) if play else _no_play(position)
+
+
+def _beginner(position: Position, rng: random.Random, frequency) -> Move:
+    plays = movegen.generate(position.board, position.rack, position.variant, position.lexicon)
+    short = [p for p in plays if len(p.placement) <= BEGINNER_LONGEST - 1]
+    pool = short or plays
+    looked_at = rng.sample(pool, min(BEGINNER_SAMPLE, len(pool)))
+    known = [p for p in looked_at if _known(p, frequency, BEGINNER_MIN_ZIPF)
+             and len(p.main_word) <= BEGINNER_LONGEST]
+    if known:
+        return _place(position, max(known, key=lambda p: (p.score, p.key())))
+    if looked_at:
+        # Nothing it recognises: it settles for the smallest play it can see.
+        return _place(position, min(looked_at, key=lambda p: (p.score, p.key())))
+    return _no_play(position)
+
+
+def _casual(position: Position, rng: random.Random, frequency) -> Move:
+    shortlist = movegen.top(position.board, position.rack, position.variant,
+                            position.lexicon, CASUAL_SHORTLIST)
+    known = [p for p in shortlist if _known(p, frequency, CASUAL_MIN_ZIPF)] or shortlist
+    if not known:
+        return _no_play(position)
+    picks = known[:CASUAL_PICK_FROM]
+    return _place(position, rng.choices(picks, weights=[max(p.score, 1) for p in picks])[0])
+
+
+# -- equity: club and expert -----------------------------------------------------------
+
+def leave_function(position: Position, leave_value) -> Callable[[str], float]:
+    """What a leave adds to a play's score at this stage of the game (equity - score)."""
+    variant = position.variant
+    if position.bag_size == 0:
+        # The game ends soon: tiles left on the rack count against us (twice, if the
+        # opponent goes out), and going out wins the others' tiles.
+        out_bonus = 2 * position.tiles_value(position.unseen) / max(1, position.seats_in_play - 1)
+
+        def endgame(leave: str) -> float:
+            return out_bonus if not leave else -2.0 * position.tiles_value(leave)
+        return endgame
+    # With few tiles left to draw the game is nearly over: the leave counts for less.
+    weight = min(1.0, position.bag_size / variant.rack_size)
+    if weight == 1.0:
+        return leave_value
+    return lambda leave: weight * leave_value(leave)
+
+
+def _subsets(rack: str) -> set[str]:
+    return {"".join(kept) for size in range(len(rack) + 1)
+            for kept in combinations(rack, size)}
+
+
+def ranked(position: Position, leave_value, n: int) -> list[movegen.RankedPlay]:
+    """The ``n`` plays with the best equity (score + leave value), best first."""
+    value = leave_function(position, leave_value)
+    bound = max(value(leave) for leave in _subsets(position.rack))
+    return movegen.top(position.board, position.rack, position.variant, position.lexicon, n,
+                       leave_value=value, leave_bound=bound)
+
+
+def best_swap(position: Position, leave_value) -> tuple[float, str] | None:
+    """The best swap by leave value: (equity, tiles to give back), or None if not allowed."""
+    rack = position.rack
+    if position.bag_size < position.variant.rack_size:
+        return None
+    best = None
+    for kept in _subsets(rack):
+        if len(kept) == len(rack):
+            continue
+        value = leave_value(kept)
+        if best is None or value > best[0]:
+            best = (value, kept)
+    value, kept = best
+    return value, leave_of_tiles(rack, kept)
+
+
+def leave_of_tiles(rack: str, kept: str) -> str:
+    """The tiles of ``rack`` not in ``kept``."""
+    rest = list(rack)
+    for tile in kept:
+        rest.remove(tile)
+    return "".join(rest)
+
+
+def _by_equity(position: Position, leave_value, *, look_ahead: bool) -> Move:
+    opponent = position.opponent_rack
+    if look_ahead and opponent:
+        return _endgame(position, opponent)
+    candidates = ranked(position, leave_value, 1)
+    swap = best_swap(position, leave_value)
+    if swap is not None and (not candidates or swap[0] > candidates[0].equity + SWAP_MARGIN):
+        return Move.swap(position.seat, swap[1])
+    if candidates:
+        return _place(position, candidates[0])
+    return _no_play(position)
+
+
+def _endgame(position: Position, opponent: str) -> Move:
+    """Bag empty, one opponent: weigh each good play against the opponent's best reply.
+
+    A play that goes out ends the game and wins twice the opponent's tiles. Otherwise
+    the opponent replies with the play worth most to them (going out if they can), and
+    the tiles we still hold count against us.
+    """
+    candidates = ranked(position, lambda leave: 0.0, ENDGAME_CANDIDATES)
+    if not candidates:
+        return Move.pass_(position.seat)
+    opponent_value = position.tiles_value(opponent)
+    variant, lexicon = position.variant, position.lexicon
+
+    def reply_value(board: Board, our_leave: str) -> float:
+        replies = movegen.top(board, opponent, variant, lexicon, ENDGAME_REPLIES)
+        best = 0.0
+        for reply in replies:
+            value = reply.score
+            if len(reply.placement) == len(opponent):
+                value += 2 * position.tiles_value(our_leave)
+            best = max(best, value)
+        return best
+
+    best_move, best_value = None, None
+    for play in candidates:
+        leave = play.leave
+        if not leave:
+            value = play.score + 2 * opponent_value
+        else:
+            after = position.board.with_tiles(play.placement)
+            value = (play.score - reply_value(after, leave)
+                     - position.tiles_value(leave))
+        if best_value is None or value > best_value:
+            best_move, best_value = _place(position, play), value
+    # Passing keeps our tiles while the opponent moves on the board as it is.
+    pass_value = -reply_value(position.board, position.rack) - position.tiles_value(position.rack)
+    if pass_value > best_value:
+        return Move.pass_(position.seat)
+    return best_move

@@ -1,0 +1,206 @@
+"""Learn the expert bot's leave values from self-play (``games/engine/data/leaves_*.json``).
+
+    nice python -m scripts.learn_leaves --variant wordgrid --minutes 8 --rounds 2 --jobs 2
+
+How: bots play each other on the real engine. Every time a seat keeps a leave in the
+middle of the game (the bag can refill its rack), we note the leave and the points that
+seat scores on its next turn. A leave's value is how many points more than average that
+next turn brings. Leaves are described by features (``leaves.features``: each tile,
+second and third copies, pairs of different tiles, vowel/consonant balance) and the
+weights are fitted by ridge regression on the per-leave averages, weighted by how often
+each leave was seen, so rare leaves borrow strength from their parts.
+
+Round 1 plays with the club bot's rule of thumb; each later round plays with the table
+the round before learned, and every fit uses the samples of all rounds so far.
+``--prior`` shrinks the weights toward another table (Wordgame's games are slower, so it
+borrows Word Grid's values where its own samples are few) instead of toward 0. A little exploration (sometimes a near-best play instead of
+the best) makes the leaves seen more varied. The settings used are stored in the JSON
+beside the weights, so a table can be rebuilt. Runs are bounded by ``--minutes`` per
+round on a shared 2-core machine; the seeds make the games reproducible but the number
+of games played in a time budget depends on the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+from games.engine import crossword_bot, leaves, selfplay
+from games.engine.crossword import variant_named
+from games.engine.crossword_game import PASS, PLACE, SWAP, Move
+from lexicon.wordlists import compile_lexicon
+
+ROOT = Path(__file__).resolve().parent.parent
+EXPLORE = 0.2          # chance of playing one of the next-best plays instead of the best
+EXPLORE_FROM = 4
+
+
+def _policy(table):
+    value = table if table is not None else leaves.heuristic_value
+
+    def choose(position, name, rng, frequency=None):
+        candidates = crossword_bot.ranked(position, value, EXPLORE_FROM)
+        swap = crossword_bot.best_swap(position, value)
+        if swap is not None and (not candidates or swap[0] > candidates[0].equity
+                                 + crossword_bot.SWAP_MARGIN):
+            return Move.swap(position.seat, swap[1])
+        if not candidates:
+            return Move.pass_(position.seat)
+        pick = candidates[0]
+        if len(candidates) > 1 and rng.random() < EXPLORE:
+            pick = rng.choice(candidates[1:])
+        return Move.place(position.seat, pick.placement)
+    return choose
+
+
+def _worker(args):
+    variant_name, weights, seed, worker, deadline = args
+    variant = variant_named(variant_name)
+    lexicon = compile_lexicon(variant.default_lexicon, cache_dir=ROOT / "var" / "lexicon")
+    table = leaves.LeaveTable(weights) if weights is not None else None
+    choose = _policy(table)
+    totals: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
+    games = 0
+    while time.monotonic() < deadline:
+        pending: dict[int, str] = {}
+
+        def on_turn(before, move, after, pending=pending):
+            seat = move.seat
+            if move.kind not in (PLACE, SWAP, PASS):
+                return
+            if seat in pending:
+                entry = totals[pending.pop(seat)]
+                entry[0] += 1
+                entry[1] += after.turns[-1].score
+            # Only mid-game leaves: the rack refills and the next turn is a normal one.
+            if len(after.bag) >= 2 * variant.rack_size and move.kind != PASS:
+                # The leave is the rack before drawing: its tiles minus those played.
+                used = ("".join("?" if b else letter for _, _, letter, b in move.placement)
+                        if move.kind == PLACE else move.tiles)
+                pending[seat] = crossword_bot.leave_of_tiles(before.racks[seat], used)
+
+        selfplay.play_game(variant, lexicon, ("learner", "learner"),
+                           f"{seed}/{worker}/{games}", on_turn=on_turn, choose=choose)
+        games += 1
+    return games, dict(totals)
+
+
+def _gather(variant_name, weights, seed, jobs, minutes):
+    deadline = time.monotonic() + minutes * 60
+    work = [(variant_name, weights, seed, worker, deadline) for worker in range(jobs)]
+    if jobs == 1:
+        results = [_worker(work[0])]
+    else:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            results = pool.map(_worker, work)
+    games = sum(r[0] for r in results)
+    totals: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
+    for _, part in results:
+        for leave, (n, total) in part.items():
+            totals[leave][0] += n
+            totals[leave][1] += total
+    return games, totals
+
+
+def fit(totals, ridge: float, prior: dict[str, float] | None = None) -> tuple[dict[str, float], float]:
+    """Weights minimising sum n_L (mean_L - bias - w.f(L))^2 + ridge |w - prior|^2.
+
+    Without a prior the weights shrink toward 0; with one (another variant's table)
+    features seen rarely keep about the prior's weight.
+    """
+    prior = prior or {}
+    names = sorted({name for leave in totals for name in leaves.features(leave)} | set(prior))
+    index = {name: i + 1 for i, name in enumerate(names)}  # 0 is the bias
+    size = len(names) + 1
+    a = [[0.0] * size for _ in range(size)]
+    b = [0.0] * size
+    for leave, (n, total) in totals.items():
+        cols = [0] + [index[name] for name in leaves.features(leave)]
+        for i in cols:
+            row = a[i]
+            for j in cols:
+                row[j] += n
+            b[i] += total
+    for name, i in index.items():
+        a[i][i] += ridge
+        b[i] += ridge * prior.get(name, 0.0)
+    solution = _solve(a, b)
+    return {name: solution[index[name]] for name in names}, solution[0]
+
+
+def _solve(a, b):
+    """Gaussian elimination with partial pivoting (the system is symmetric positive definite)."""
+    n = len(b)
+    rows = [a[i][:] + [b[i]] for i in range(n)]
+    for col in range(n):
+        pivot = max(range(col, n), key=lambda r: abs(rows[r][col]))
+        rows[col], rows[pivot] = rows[pivot], rows[col]
+        head = rows[col]
+        inv = 1.0 / head[col]
+        for r in range(col + 1, n):
+            factor = rows[r][col] * inv
+            if factor:
+                row = rows[r]
+                rows[r] = [x - factor * y for x, y in zip(row, head)]
+    x = [0.0] * n
+    for i in range(n - 1, -1, -1):
+        row = rows[i]
+        x[i] = (row[n] - sum(row[j] * x[j] for j in range(i + 1, n))) / row[i]
+    return x
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variant", choices=("wordgrid", "wordgame"), required=True)
+    parser.add_argument("--minutes", type=float, default=8.0, help="self-play time per round")
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--seed", default="leaves-1")
+    parser.add_argument("--ridge", type=float, default=30.0)
+    parser.add_argument("--prior", type=Path,
+                        help="a table (JSON) to shrink toward instead of 0, e.g. the other variant's")
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args(argv)
+    prior = leaves.LeaveTable.from_json(args.prior).weights if args.prior else None
+    out = args.out or ROOT / "games" / "engine" / "data" / f"leaves_{args.variant}.json"
+    weights, history = None, []
+    totals: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
+    for round_number in range(1, args.rounds + 1):
+        started = time.monotonic()
+        games, found = _gather(args.variant, weights, f"{args.seed}/{round_number}",
+                               args.jobs, args.minutes)
+        # Every round's samples count: later rounds add leaves the better policy keeps.
+        for leave, (n, total) in found.items():
+            totals[leave][0] += n
+            totals[leave][1] += total
+        samples = sum(n for n, _ in found.values())
+        weights, bias = fit(totals, args.ridge, prior)
+        history.append({"round": round_number, "games": games, "samples": int(samples),
+                        "distinct_leaves": len(totals), "mean_next_score": round(bias, 2),
+                        "seconds": round(time.monotonic() - started)})
+        print(json.dumps(history[-1]), file=sys.stderr)
+    settings = {
+        "variant": args.variant, "seed": args.seed, "rounds": args.rounds,
+        "minutes_per_round": args.minutes, "jobs": args.jobs, "ridge": args.ridge,
+        "prior": str(args.prior) if args.prior else None,
+        "explore": EXPLORE, "explore_from": EXPLORE_FROM,
+        "first_round_policy": "club (leaves.heuristic_value)",
+        "target": "points scored on the seat's next turn, minus the fitted mean",
+        "fit": "ridge regression on the samples of all rounds together",
+        "command": "python -m scripts.learn_leaves " + " ".join(argv or sys.argv[1:]),
+        "history": history,
+    }
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(leaves.LeaveTable(weights, settings).to_json())
+    table = leaves.LeaveTable(weights)
+    for leave in ("?", "s", "e", "q", "qu", "v", "vv", "iii", "ers", "aeinst", "uuu"):
+        print(f"{leave:8} {table.value(leave):+.1f}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

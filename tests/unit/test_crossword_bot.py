@@ -1,0 +1,238 @@
+"""Crossword bots (games.engine.crossword_bot), leave values and self-play, on the real word lists."""
+
+import json
+import random
+from dataclasses import replace
+
+import pytest
+
+from games.engine import crossword_bot, leaves, movegen, selfplay
+from games.engine.crossword import WORD_GRID, WORDGAME, evaluate
+from games.engine.crossword_bot import Position, choose
+from games.engine.crossword_game import PASS, PLACE, SWAP, Move, new_game
+from lexicon.frequency import zipf
+
+
+@pytest.fixture(scope="module")
+def lexicons():
+    from lexicon import wordlists
+
+    return {WORD_GRID: wordlists.compile_lexicon("common"),
+            WORDGAME: wordlists.compile_lexicon("wordgame")}
+
+
+def check_legal(before, move, after):
+    """A bot's move is one the rules accept, checked apart from ``Game.apply``."""
+    seat = move.seat
+    assert seat == before.to_move
+    rack = list(before.racks[seat])
+    if move.kind == PLACE:
+        play = evaluate(before.board, move.placement, before.variant, before.lexicon)
+        assert after.turns[-1].score == play.score
+        for _, _, letter, blank in move.placement:
+            rack.remove("?" if blank else letter)  # the tiles are on the rack
+    elif move.kind == SWAP:
+        assert 0 < len(move.tiles) <= len(before.bag)
+        for tile in move.tiles:
+            rack.remove(tile)
+    else:
+        assert move.kind == PASS
+
+
+@pytest.mark.parametrize("variant", [WORD_GRID, WORDGAME], ids=["wordgrid", "wordgame"])
+@pytest.mark.parametrize("bots", [("beginner", "expert"), ("casual", "club"), ("greedy", "expert")])
+def test_every_bot_move_is_accepted_by_evaluate(lexicons, variant, bots):
+    """Whole seeded games between bots of every strength: each move is legal, none errs,
+    and each game ends by the rules."""
+    for number in range(2):
+        result = selfplay.play_game(variant, lexicons[variant], bots, f"legal/{number}",
+                                    frequency=zipf, on_turn=check_legal)
+        assert result.errors == 0
+        assert result.game.is_over
+
+
+def test_word_grid_bots_play_three_and_four_seat_games(lexicons):
+    """Bots handle more than one opponent (no endgame look-ahead with unknown racks)."""
+    result = selfplay.play_game(WORD_GRID, lexicons[WORD_GRID],
+                                ("expert", "club", "casual", "beginner"), "four",
+                                frequency=zipf, on_turn=check_legal)
+    assert result.errors == 0 and result.game.is_over
+
+
+@pytest.mark.parametrize("strength", crossword_bot.BOT_NAMES)
+def test_same_seed_same_move(lexicons, strength):
+    """Randomness comes only from the Random passed in: same seed, same move."""
+    game = new_game(WORDGAME, 2, "repeat", lexicons[WORDGAME])
+    position = Position.of(game)
+    first = choose(position, strength, random.Random(3), frequency=zipf)
+    assert first == choose(position, strength, random.Random(3), frequency=zipf)
+
+
+def test_position_shows_only_what_the_seat_may_see(lexicons):
+    """The bot's view holds its own rack, the bag's size and the unseen tiles, not the bag."""
+    game = new_game(WORD_GRID, 2, "view", lexicons[WORD_GRID])
+    position = Position.of(game, 0)
+    assert position.rack == game.racks[0]
+    assert position.bag_size == len(game.bag)
+    assert position.unseen == game.unseen(0)
+    assert not hasattr(position, "bag")
+    assert position.opponent_rack is None  # tiles still in the bag: not known
+
+
+def test_unknown_strength_is_refused(lexicons):
+    game = new_game(WORD_GRID, 2, "x", lexicons[WORD_GRID])
+    with pytest.raises(ValueError):
+        choose(Position.of(game), "grandmaster", random.Random(1))
+
+
+def test_beginner_plays_common_words_and_rarely_the_best_move(lexicons):
+    """Over many openings the beginner's words are common and its play seldom the top score."""
+    lexicon = lexicons[WORD_GRID]
+    best_taken = 0
+    for number in range(12):
+        game = new_game(WORD_GRID, 2, f"beginner/{number}", lexicon)
+        position = Position.of(game)
+        move = choose(position, "beginner", random.Random(number), frequency=zipf)
+        if move.kind != PLACE:
+            continue
+        play = evaluate(game.board, move.placement, WORD_GRID, lexicon)
+        assert all(zipf(word) >= crossword_bot.BEGINNER_MIN_ZIPF for word, _ in play.words)
+        best_taken += play.score == movegen.best(game.board, position.rack, WORD_GRID, lexicon).score
+    assert best_taken <= 4
+
+
+def test_club_and_expert_rank_by_equity_not_score(lexicons):
+    """Club and expert choose the play with the best score plus leave value."""
+    lexicon = lexicons[WORD_GRID]
+    game = new_game(WORD_GRID, 2, "equity/1", lexicon)
+    position = Position.of(game)
+    for strength, value in (("club", leaves.heuristic_value),
+                            ("expert", leaves.learned("wordgrid"))):
+        move = choose(position, strength, random.Random(1))
+        ranked = crossword_bot.ranked(position, value, 1)
+        if move.kind == PLACE:
+            assert sorted(move.placement) == sorted(ranked[0].placement)
+            assert ranked[0].equity == ranked[0].score + value(ranked[0].leave)
+
+
+def test_expert_swaps_a_hopeless_rack(lexicons):
+    """With a rack of duplicates and awkward letters and a full bag, the expert swaps and
+    keeps the tiles worth keeping."""
+    game = new_game(WORD_GRID, 2, "swap", lexicons[WORD_GRID])
+    game = replace(game, racks=("iiuuvvw", game.racks[1]))
+    move = choose(Position.of(game), "expert", random.Random(1))
+    assert move.kind == SWAP
+    assert "v" in move.tiles and "u" in move.tiles
+
+
+def test_expert_goes_out_when_it_beats_the_top_score(lexicons):
+    """Bag empty: greedy plays its 11-point play, the expert goes out for 10 plus twice the
+    opponent's tiles (found by replaying seed "end5" with greedy bots for 27 turns)."""
+    lexicon = lexicons[WORD_GRID]
+    game = new_game(WORD_GRID, 2, "end5", lexicon)
+    rng = random.Random(5)
+    for _ in range(27):
+        game = game.apply(choose(Position.of(game), "greedy", rng))
+    position = Position.of(game)
+    assert not game.bag and position.opponent_rack == game.racks[1 - game.to_move]
+    greedy = choose(position, "greedy", rng)
+    expert = choose(position, "expert", rng)
+    assert len(greedy.placement) < len(position.rack)
+    assert len(expert.placement) == len(position.rack)
+
+
+def test_endgame_blocks_the_opponents_big_reply(lexicons):
+    """Bag empty, seed "block19" after greedy turns: greedy's top play opens a 45-point
+    reply; the expert's play nets more once the opponent's best reply is counted."""
+    lexicon = lexicons[WORD_GRID]
+    game = new_game(WORD_GRID, 2, "block19", lexicon)
+    rng = random.Random(19)
+    while game.bag:
+        game = game.apply(choose(Position.of(game), "greedy", rng))
+    position = Position.of(game)
+    opponent = position.opponent_rack
+
+    def net(move):
+        play = evaluate(game.board, move.placement, WORD_GRID, lexicon)
+        reply = movegen.best(game.board.with_tiles(move.placement), opponent, WORD_GRID, lexicon)
+        return play.score, reply.score if reply else 0
+
+    greedy_score, greedy_reply = net(choose(position, "greedy", rng))
+    expert_score, expert_reply = net(choose(position, "expert", rng))
+    assert greedy_reply >= 40 and expert_reply < greedy_reply
+    assert expert_score - expert_reply > greedy_score - greedy_reply
+
+
+# -- leaves ---------------------------------------------------------------------------
+
+def test_leave_features_compose_a_value():
+    """A leave's value is the sum of its features' weights; the empty leave is worth 0."""
+    assert leaves.features("") == []
+    assert leaves.features("ees") == ["e", "e2", "s", "e+s", "v2c1"]
+    table = leaves.LeaveTable({"e": 1.0, "e2": -2.0, "s": 5.0, "e+s": 0.5, "v2c1": 0.25})
+    assert table.value("ees") == pytest.approx(1.0 - 2.0 + 5.0 + 0.5 + 0.25)
+    assert table.value("") == 0.0
+
+
+@pytest.mark.parametrize("variant", ["wordgrid"])
+def test_shipped_tables_were_learned_and_make_sense(variant):
+    """The shipped tables record how they were built, and rank leaves as players know:
+    a blank and an S are the best tiles to keep, Q and V among the worst, duplicates hurt."""
+    path = leaves.DATA_DIR / f"leaves_{variant}.json"
+    data = json.loads(path.read_text())
+    assert data["settings"]["variant"] == variant
+    assert data["settings"]["command"].startswith("python -m scripts.learn_leaves")
+    assert sum(r["games"] for r in data["settings"]["history"]) >= 1000
+    table = leaves.learned(variant)
+    singles = {tile: table.value(tile) for tile in "abcdefghijklmnopqrstuvwxyz?"}
+    ranked = sorted(singles, key=singles.get, reverse=True)
+    assert set(ranked[:3]) >= {"?", "s"} - set(ranked[3:])
+    assert singles["q"] < singles["s"] and singles["v"] < singles["e"]
+    assert table.value("uuu") < table.value("u")
+
+
+def test_learning_fits_a_known_linear_rule():
+    """The ridge fit recovers feature weights from leaves scored by a known rule."""
+    from scripts.learn_leaves import fit
+
+    truth = leaves.LeaveTable({"s": 8.0, "q": -6.0, "e2": -3.0})
+    totals = {}
+    for leave in ("s", "q", "e", "ee", "qs", "es", "ees", "eq", "eeq", "", "a", "as", "aq"):
+        totals[leave] = [100, 100 * (20.0 + truth.value(leave))]
+    weights, bias = fit(totals, ridge=0.001)
+    learned = leaves.LeaveTable(weights)
+    assert bias == pytest.approx(20.0, abs=0.5)
+    for leave in ("s", "q", "ees", "eeq"):
+        assert learned.value(leave) == pytest.approx(truth.value(leave), abs=0.5)
+
+
+def test_learning_shrinks_toward_a_prior_table():
+    """With a prior, a feature the samples never show keeps the prior's weight."""
+    from scripts.learn_leaves import fit
+
+    totals = {"s": [50, 50 * 28.0], "": [50, 50 * 20.0]}
+    weights, _ = fit(totals, ridge=10.0, prior={"q": -6.0, "s": 8.0})
+    assert weights["q"] == pytest.approx(-6.0)
+    assert 0 < weights["s"]
+
+
+def test_selfplay_summary_counts_wins_draws_and_times():
+    from games.crosswords.management.commands.selfplay import summarise
+
+    games = [
+        {"seats": ["a", "b"], "scores": [300, 250], "winners": [0], "move_ms": [10.0, 30.0],
+         "moves": [10, 10], "errors": 0},
+        {"seats": ["b", "a"], "scores": [280, 280], "winners": [0, 1], "move_ms": [20.0, 10.0],
+         "moves": [10, 10], "errors": 1},
+    ]
+    summary = summarise(["a", "b"], games)
+    assert summary == {"games": 2, "errors": 1, "bots": {
+        "a": {"wins": 1, "draws": 1, "avg_score": 290.0, "avg_move_ms": 1.0},
+        "b": {"wins": 0, "draws": 1, "avg_score": 265.0, "avg_move_ms": 2.5}}}
+
+
+def test_move_from_bot_round_trips_for_storage(lexicons):
+    """A bot's move is a plain engine Move: it stores and loads like a person's."""
+    game = new_game(WORD_GRID, 2, "store", lexicons[WORD_GRID])
+    move = choose(Position.of(game), "expert", random.Random(1))
+    assert Move.from_dict(move.to_dict()) == move
