@@ -17,10 +17,11 @@ from games.engine import tow
 from lexicon import wordlists
 
 
-def _timed(operation) -> float:
+def _timed(operation, *args, **kwargs):
+    """(seconds, result) of one call."""
     start = time.perf_counter()
-    operation()
-    return time.perf_counter() - start
+    result = operation(*args, **kwargs)
+    return time.perf_counter() - start, result
 
 
 def main(argv: list[str]) -> int:
@@ -31,9 +32,8 @@ def main(argv: list[str]) -> int:
         game = tow.new_game(2, f"bench-{number}", lex)
         while not game.is_over and len(game.turns) < 40:
             seat = game.to_move
-            found = []
-            bot_turns.append(_timed(lambda: found.append(tow.best_play(game.table, game.racks[seat], lex))))
-            play = found[0]
+            seconds, play = _timed(tow.best_play, game.table, game.racks[seat], lex)
+            bot_turns.append(seconds)
             if play is None:
                 rack = game.racks[seat]
                 move = tow.Move.swap(seat, rack) if len(game.bag) >= len(rack) else tow.Move.pass_(seat)
@@ -41,10 +41,10 @@ def main(argv: list[str]) -> int:
                 positions.append((game.table, play))
                 move = tow.Move.place(seat, play.placement, play.path)
             game = game.apply(move)
-        moves = game.moves
-        replays.append((_timed(lambda: tow.replay(2, f"bench-{number}", moves, lex)), len(moves)))
-    evaluate = [_timed(lambda: tow.evaluate(t, p.placement, p.path, lex)) for t, p in positions]
-    paths = [_timed(lambda: tow.paths(t, p.placement, p.main_word)) for t, p in positions]
+        seconds, _ = _timed(tow.replay, 2, f"bench-{number}", game.moves, lex)
+        replays.append((seconds, len(game.moves)))
+    evaluate = [_timed(tow.evaluate, t, p.placement, p.path, lex)[0] for t, p in positions]
+    paths = [_timed(tow.paths, t, p.placement, p.main_word)[0] for t, p in positions]
     ms = 1000
     print(f"{games} bot games, {len(positions)} plays checked")
     print(f"evaluate: median {statistics.median(evaluate) * ms:.3f} ms, max {max(evaluate) * ms:.2f} ms")
