@@ -70,16 +70,20 @@ def _mine(user):
 
 
 def games_awaiting(*, user):
-    """Active games where ``user`` is to move or has a vote to cast."""
+    """Seats of ``user`` in active games where they are to move or may have a vote to cast."""
     mine = Seat.objects.filter(user=user, game__status=Status.ACTIVE, left="")
-    return mine.filter(Q(index=F("game__to_move"), game__voting=False) | Q(game__voting=True))
+    return mine.filter(Q(index=F("game__to_move"), game__voting=False)
+                       | Q(game__voting=True) & ~Q(index=F("game__to_move")))
 
 
 def my_games(*, user) -> dict[str, list[Game]]:
     games = _mine(user).prefetch_related("seats__user")
+    awaiting = set(games_awaiting(user=user).values_list("game_id", flat=True))
+    active = list(games.filter(status=Status.ACTIVE))
     return {
         "waiting": list(games.filter(status=Status.WAITING)),
-        "active": list(games.filter(status=Status.ACTIVE)),
+        "my_move": [g for g in active if g.pk in awaiting],
+        "active": [g for g in active if g.pk not in awaiting],
         "finished": list(games.filter(status=Status.FINISHED)[:20]),
     }
 

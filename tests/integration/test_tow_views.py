@@ -123,3 +123,11 @@ async def test_a_move_reaches_every_open_page(ws_connect, make_user):
     for ws in sockets:
         assert await ws.receive_json_from(timeout=5) == {"type": "moved", "move_count": 1, "status": "active"}
     assert await ws_connect("/ws/tow/999999/", mover, expect_accept=False) is None
+
+
+@pytest.mark.django_db
+def test_lobby_lists_the_games_awaiting_me_first(make_user):
+    game, mover, other = duel(make_user)
+    assert selectors.my_games(user=mover)["my_move"] == [game]
+    assert selectors.my_games(user=other)["my_move"] == []
+    assert selectors.my_games(user=other)["active"] == [game]
