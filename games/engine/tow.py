@@ -285,10 +285,21 @@ class ScoredWord:
     role: str
     reversed: bool = False
 
+    @property
+    def word_bonus(self) -> str:
+        """What the multiplier comes from, for people: "corner", "PZ", "corner and PZ"."""
+        return _WORD_BONUS_NAMES[self.multiplier]
+
     def to_dict(self) -> dict:
         return {"word": self.word, "points": self.points, "cells": [list(c) for c in self.cells],
                 "letters": self.letters, "letter_bonus": self.letter_bonus,
-                "multiplier": self.multiplier, "role": self.role, "reversed": self.reversed}
+                "multiplier": self.multiplier, "word_bonus": self.word_bonus,
+                "role": self.role, "reversed": self.reversed}
+
+
+_WORD_BONUS_NAMES = MappingProxyType({
+    1: "", KIND_MULTIPLIER[CORNER]: "corner", KIND_MULTIPLIER[PZ]: "PZ",
+    KIND_MULTIPLIER[CORNER] * KIND_MULTIPLIER[PZ]: "corner and PZ"})
 
 
 @dataclass(frozen=True, eq=True)

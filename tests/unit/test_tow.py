@@ -100,6 +100,8 @@ def test_word_bonuses_corner_pz_and_both(kinds, points):
     """A corner tile doubles its word, a PZ triples it, both ×6; two corners still ×2."""
     play = tow.evaluate(tow.Table.empty(), *straight("cat", kinds=kinds), LEX)
     assert play.words == [("cat", points)]
+    names = {2: "corner", 3: "PZ", 6: "corner and PZ"}
+    assert play.details[0].word_bonus == names[play.details[0].multiplier]
 
 
 def test_word_bonus_from_a_corner_tile_already_on_the_table():

@@ -423,7 +423,7 @@
       const parts = [`${d.letters}`];
       if (d.letter_bonus) parts.push(`+ ${d.letter_bonus} letter bonus`);
       let text = parts.join(" ");
-      if (d.multiplier > 1) text = `(${text}) × ${d.multiplier}`;
+      if (d.multiplier > 1) text = `(${text}) × ${d.multiplier} ${d.word_bonus}`;
       const unknown = (play.unknown_words || []).includes(d.word);
       return `<li class="${d.role}"><strong class="word">${d.word.toUpperCase()}</strong>` +
         `${d.reversed ? ' <span class="muted small">backwards</span>' : ""}` +
