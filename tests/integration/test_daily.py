@@ -49,6 +49,7 @@ def test_the_same_board_for_everyone_all_day(make_user):
     assert first.seed == challenge.seed == daily.daily_seed(challenge.day, "rampage")
     assert hunt.Board.from_text(challenge.board).bonuses  # Rampage boards carry their bonus tiles
     assert first.table.seat_count == 1 and not first.table.ranked
+    assert not first.players.get().is_winner  # alone: a score, not a win
 
 
 def test_each_day_and_pool_has_its_own_board():

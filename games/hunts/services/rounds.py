@@ -361,7 +361,8 @@ def round_end(*, round_id: int, now: datetime | None = None) -> HuntRound | None
     top_count = sum(1 for placing in placings.values() if placing == 1)
     for player in players:
         player.placing = placings[player.user_id]
-        player.is_winner = player.placing == 1 and top_count == 1
+        # A solo (daily) round has a score but nobody to beat: no win.
+        player.is_winner = player.placing == 1 and top_count == 1 and len(players) > 1
         player.is_draw = player.placing == 1 and top_count > 1
     RoundPlayer.objects.bulk_update(
         players, ["score", "word_count", "computer_points", "placing", "is_winner", "is_draw"]
