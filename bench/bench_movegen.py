@@ -41,7 +41,7 @@ ALL_BUDGET_MS = {"vsmatt": 20.0, "vsjeremy": 40.0}
 MEMORY_BUDGET_MB = 10.0
 # Eight-tile Wordgame racks with two blanks for the empty board: a bingo-prone one,
 # an ordinary one, and one heavy in consonants.
-EMPTY_RACKS = ("aeinst??", "eeilnr??", "cdgmoru??"[:6] + "??")
+EMPTY_RACKS = ("aeinst??", "eeilnr??", "cdgmor??")
 MID_GAME_SEEDS = range(1, 51)
 
 # A small leave table (a few well-known kept-tile values) for the equity timings.
