@@ -131,3 +131,15 @@ def test_lobby_lists_the_games_awaiting_me_first(make_user):
     assert selectors.my_games(user=mover)["my_move"] == [game]
     assert selectors.my_games(user=other)["my_move"] == []
     assert selectors.my_games(user=other)["active"] == [game]
+
+
+@pytest.mark.django_db
+def test_replay_frames_step_through_the_table(client, make_user):
+    game, mover, other = duel(make_user)
+    play = best(game)
+    services.game_play(game_id=game.pk, player=mover, placement=play.placement, path=play.path,
+                       move_count=0)
+    client.force_login(other)
+    frames = client.get(f"/tow/{game.pk}/replay/").json()["frames"]
+    assert len(frames) == 1 and len(frames[0]["tiles"]) == len(play.placement)
+    assert sorted(frames[0]["scores"]) == [0, play.score]

@@ -234,3 +234,23 @@ def test_votes_are_moves_of_the_game():
     game = vote_game().apply(Move.vote(0, True)).apply(Move.vote(2, False))
     assert [m.kind for m in game.moves] == ["place", "place", "vote", "vote"]
     assert game.moves[-1] == Move.vote(2, False)
+
+
+def test_the_player_leaving_during_the_vote_takes_the_play_away():
+    game = vote_game().apply(Move.resign(1))
+    assert game.pending is None and game.table.get(1, 0) is None
+    assert game.to_move == 2 and game.in_play == (True, False, True)
+
+
+def test_a_rejected_play_is_no_turn_for_the_end_by_passes():
+    """Passes around a rejected play still end the game only once each seat passed twice."""
+    game = game_with_racks(["catqxyz", "oeeeeee"], house_vote=True)
+    game = game.apply(Move.place(0, [(0, 0, "c", "letter"), (0, 1, "a", "letter"),
+                                     (0, 2, "t", "letter")], [(0, 0), (0, 1), (0, 2)]))
+    for seat in (1, 0, 1):
+        game = game.apply(Move.pass_(seat))
+    game = game.apply(Move.place(0, [(0, 3, "q", "letter")], [(0, 0), (0, 1), (0, 2), (0, 3)]))
+    game = game.apply(Move.vote(1, False))
+    assert not game.is_over and game.to_move == 0
+    game = game.apply(Move.pass_(0))
+    assert game.is_over and game.end_reason == tow.PASSES
