@@ -16,3 +16,39 @@ class Refused(Exception):
         super().__init__(reason)
         self.reason = reason
         self.status = status
+
+
+def wants_json(request) -> bool:
+    """A script's request (``fetch`` asking for JSON), not a page a person navigates."""
+    return "application/json" in request.headers.get("Accept", "") and not request.headers.get("HX-Request")
+
+
+class RefusedMiddleware:
+    """Answers a ``Refused`` that a view lets through, the same way for every view.
+
+    A script gets ``{"ok": false, "reason": ...}`` with the refusal's status; a person is
+    sent back to the page they came from with the reason as a message, or, with no such
+    page, shown the reason with the status.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if not isinstance(exception, Refused):
+            return None
+        from django.contrib import messages
+        from django.http import JsonResponse
+        from django.shortcuts import redirect, render
+        from django.utils.http import url_has_allowed_host_and_scheme
+
+        if wants_json(request):
+            return JsonResponse({"ok": False, "reason": exception.reason}, status=exception.status)
+        back = request.headers.get("Referer", "")
+        if back and url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
+            messages.error(request, exception.reason)
+            return redirect(back)
+        return render(request, "refused.html", {"reason": exception.reason}, status=exception.status)

@@ -14,15 +14,14 @@ import time
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from config.errors import Refused
+
 logger = logging.getLogger("wordfall.websocket")
 
 
-class MessageRefused(Exception):
-    """A client message that is refused with a reason the player can read."""
-
-    def __init__(self, reason: str):
-        super().__init__(reason)
-        self.reason = reason
+# A client message refused with a reason the player can read: the site's one refusal
+# type, so a use case's refusal reaches the player as it is, translated here only.
+MessageRefused = Refused
 
 
 class JsonMessageConsumer(AsyncWebsocketConsumer):

@@ -32,6 +32,7 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from config.errors import Refused
 from lexicon import core, wordlists
 from lexicon.models import Action, DictionaryRequest, Lexicon, Status, WordChange
 
@@ -217,39 +218,35 @@ def lexicons_containing(word: str, rows: list[Lexicon] | None = None) -> list[st
 # -- requests --------------------------------------------------------------------
 
 
-class RequestRefused(Exception):
-    """A request or decision that is not allowed; the message says why."""
-
-
 @transaction.atomic
 def request_change(*, player, lexicon_code: str, word: str, action: str,
                    reason: str) -> tuple[DictionaryRequest, bool]:
     """Ask for ``word`` to be added to or removed from a lexicon.
 
     Returns (request, joined): an open request for the same change is joined (the
-    player becomes a supporter) instead of repeated.  Raises RequestRefused with the
+    player becomes a supporter) instead of repeated.  Raises Refused with the
     reason, storing nothing, when the request is not allowed.
     """
     word = normalise_word(word)
     reason = (reason or "").strip()
     problem = word_problem(word)
     if problem:
-        raise RequestRefused(problem)
+        raise Refused(problem)
     if action not in Action.values:
-        raise RequestRefused("Choose whether to add or remove the word.")
+        raise Refused("Choose whether to add or remove the word.")
     if not reason:
-        raise RequestRefused("Give a reason, so that the moderators can decide.")
+        raise Refused("Give a reason, so that the moderators can decide.")
     if len(reason) > 500:
-        raise RequestRefused("Keep the reason under 500 characters.")
+        raise Refused("Keep the reason under 500 characters.")
     try:
         lexicon = Lexicon.objects.get(code=lexicon_code)
     except Lexicon.DoesNotExist:
-        raise RequestRefused(f"There is no lexicon {lexicon_code!r}.") from None
+        raise Refused(f"There is no lexicon {lexicon_code!r}.") from None
     if not lexicon.accepts_requests:
         parts = " or ".join(UNION_PARTS.get(lexicon.code, ()))
-        raise RequestRefused(f"{lexicon.name} is made of other lexicons; ask for {parts} instead.")
+        raise Refused(f"{lexicon.name} is made of other lexicons; ask for {parts} instead.")
     if action == Action.ADD and too_long_for(lexicon.code, word):
-        raise RequestRefused(
+        raise Refused(
             f"{lexicon.name} holds words of {MIN_LETTERS} to {wordlists.LONGEST_WORD[lexicon.code]}"
             f" letters only; “{word}” has {len(word)}."
         )
@@ -266,12 +263,12 @@ def request_change(*, player, lexicon_code: str, word: str, action: str,
     lexicon.refresh_from_db(fields=["current_version"])
     present = word in get_lexicon(lexicon.code, lexicon.current_version)
     if action == Action.ADD and present:
-        raise RequestRefused(f"“{word}” is already in {lexicon.name}.")
+        raise Refused(f"“{word}” is already in {lexicon.name}.")
     if action == Action.REMOVE and not present:
-        raise RequestRefused(f"“{word}” is not in {lexicon.name}, so it cannot be removed.")
+        raise Refused(f"“{word}” is not in {lexicon.name}, so it cannot be removed.")
     open_count = DictionaryRequest.objects.filter(requester=player, status=Status.OPEN).count()
     if open_count >= MAX_OPEN_REQUESTS:
-        raise RequestRefused(
+        raise Refused(
             f"You already have {open_count} open requests; wait for a decision on one of them."
         )
     try:
@@ -290,9 +287,9 @@ def request_change(*, player, lexicon_code: str, word: str, action: str,
 
 def _join(request: DictionaryRequest, player) -> DictionaryRequest:
     if request.requester_id == player.pk:
-        raise RequestRefused("You have already asked for this; it is waiting for a moderator.")
+        raise Refused("You have already asked for this; it is waiting for a moderator.")
     if request.supporters.filter(pk=player.pk).exists():
-        raise RequestRefused("You already support this request; it is waiting for a moderator.")
+        raise Refused("You already support this request; it is waiting for a moderator.")
     request.supporters.add(player)
     return request
 
@@ -318,7 +315,7 @@ def request_decide(*, request_id: int, moderator, approve: bool,
     request = (DictionaryRequest.objects.select_for_update().select_related("lexicon")
                .get(pk=request_id))
     if request.status != Status.OPEN:
-        raise RequestRefused(
+        raise Refused(
             f"This request was already {request.get_status_display().lower()}"
             f"{' by ' + str(request.moderator) if request.moderator_id else ''}."
         )
@@ -343,7 +340,7 @@ def requests_decide(*, request_ids, moderator, approve: bool,
         try:
             decided.append(request_decide(request_id=request_id, moderator=moderator,
                                           approve=approve, note=note))
-        except RequestRefused as refusal:
+        except Refused as refusal:
             problems.append(f"#{request_id}: {refusal}")
     return decided, problems
 
@@ -352,11 +349,11 @@ def _apply(request: DictionaryRequest, *, moderator, when, note: str) -> int:
     """Record the request's change as the lexicon's next version; return that version."""
     lexicon = Lexicon.objects.select_for_update().get(pk=request.lexicon_id)
     if request.action == Action.ADD and too_long_for(lexicon.code, request.word):
-        raise RequestRefused(f"{lexicon.name} holds no words of {len(request.word)} letters; "
+        raise Refused(f"{lexicon.name} holds no words of {len(request.word)} letters; "
                              "reject the request instead.")
     present = request.word in get_lexicon(lexicon.code, lexicon.current_version)
     if present == (request.action == Action.ADD):
-        raise RequestRefused(
+        raise Refused(
             f"“{request.word}” is {'already' if present else 'no longer'} in {lexicon.name}; "
             "reject the request instead."
         )

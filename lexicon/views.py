@@ -54,7 +54,7 @@ def request_change(request):
                     player=request.user, lexicon_code=data["lexicon"].code, word=data["word"],
                     action=data["action"], reason=data["reason"],
                 )
-            except services.RequestRefused as refusal:
+            except services.Refused as refusal:
                 form.add_error(None, str(refusal))
             else:
                 done = created

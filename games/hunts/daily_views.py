@@ -52,7 +52,7 @@ def daily_board(request, day: str, pool: str):
 def daily_play(request, pool: str):
     try:
         table = services.daily_play(user=request.user, pool=pool)
-    except services.HuntError as refused:
+    except services.Refused as refused:
         messages.error(request, refused.reason)
         return redirect("hunts:daily")
     return redirect(table)

@@ -23,7 +23,7 @@ def _panel(request, error: str = ""):
 def _act(request, action, **kwargs):
     try:
         action(user=request.user, **kwargs)
-    except services.HuntError as refused:
+    except services.Refused as refused:
         if request.htmx:
             return _panel(request, refused.reason)
         messages.error(request, refused.reason)
@@ -47,7 +47,7 @@ def queue_cancel(request):
 def queue_bot(request):
     try:
         table = services.queue_play_bot(user=request.user)
-    except services.HuntError as refused:
+    except services.Refused as refused:
         if request.htmx:
             return _panel(request, refused.reason)
         messages.error(request, refused.reason)

@@ -27,7 +27,7 @@ def table_create(request):
         return render(request, "hunts/lobby.html", {"form": form, "tables": selectors.open_tables()}, status=400)
     try:
         table = services.table_create(host=request.user, **form.table_settings())
-    except services.HuntError as refused:
+    except services.Refused as refused:
         form.add_error(None, refused.reason)
         return render(request, "hunts/lobby.html", {"form": form, "tables": selectors.open_tables()}, status=400)
     return redirect(table)
@@ -41,10 +41,8 @@ def table(request, table_id: int):
 
 
 def _act(request, table_id: int, action, **kwargs):
-    try:
-        action(table_id=table_id, **kwargs)
-    except services.HuntError as refused:
-        messages.error(request, refused.reason)
+    # A refusal goes back to the page it came from with its reason (config.errors).
+    action(table_id=table_id, **kwargs)
     return redirect("hunts:table", table_id)
 
 

@@ -87,7 +87,7 @@ def test_unknown_code_and_version_are_refused():
 ])
 def test_invalid_requests_are_refused_and_nothing_is_stored(make_user, word, action, code, reason, message):
     """Every invalid request is refused with its reason and stores nothing."""
-    with pytest.raises(services.RequestRefused, match=message):
+    with pytest.raises(services.Refused, match=message):
         ask(make_user(), word=word, action=action, code=code, reason=reason)
     assert DictionaryRequest.objects.count() == 0
 
@@ -111,7 +111,7 @@ def test_at_most_ten_open_requests(make_user):
     player = make_user()
     for n in range(10):
         ask(player, word="zorb" + "abcdefghij"[n] * 2)
-    with pytest.raises(services.RequestRefused, match="10 open requests"):
+    with pytest.raises(services.Refused, match="10 open requests"):
         ask(player, word="zorbing")
     assert DictionaryRequest.objects.filter(requester=player).count() == 10
 
@@ -132,9 +132,9 @@ def test_asking_twice_is_refused(make_user):
     ann, bob = make_user("ann"), make_user("bob")
     ask(ann)
     ask(bob)
-    with pytest.raises(services.RequestRefused, match="already asked"):
+    with pytest.raises(services.Refused, match="already asked"):
         ask(ann)
-    with pytest.raises(services.RequestRefused, match="already support"):
+    with pytest.raises(services.Refused, match="already support"):
         ask(bob)
 
 
@@ -194,7 +194,7 @@ def test_long_words_go_to_other_lists_but_never_into_common(make_user, moderator
     stale = DictionaryRequest.objects.create(requester=make_user("bob"), word="zorbingtons",
                                              action="add", reason="x",
                                              lexicon=Lexicon.objects.get(code="common"))
-    with pytest.raises(services.RequestRefused, match="no words of 11 letters"):
+    with pytest.raises(services.Refused, match="no words of 11 letters"):
         services.request_decide(request_id=stale.pk, moderator=moderator, approve=True)
     assert services.current_version("common") == 1
     stale.refresh_from_db()
@@ -222,7 +222,7 @@ def test_decisions_are_final(make_user, moderator):
     """A decided request cannot be decided again."""
     request, _ = ask(make_user())
     services.request_decide(request_id=request.pk, moderator=moderator, approve=False)
-    with pytest.raises(services.RequestRefused, match="already rejected"):
+    with pytest.raises(services.Refused, match="already rejected"):
         services.request_decide(request_id=request.pk, moderator=moderator, approve=True)
     assert services.current_version("common") == 1
 
@@ -418,7 +418,7 @@ def test_two_moderators_deciding_at_once_make_one_decision(make_user, moderator,
             services.request_decide(request_id=request.pk, moderator=user, approve=approve,
                                     note=name)
             outcomes[name] = "decided"
-        except services.RequestRefused as refusal:
+        except services.Refused as refusal:
             outcomes[name] = str(refusal)
         finally:
             connection.close()
@@ -500,7 +500,7 @@ def test_asking_while_the_same_request_is_approved_is_refused(make_user, moderat
             assert approved.wait(10)
             ask(make_user("bob"))
             outcome["bob"] = "asked"
-        except services.RequestRefused as refusal:
+        except services.Refused as refusal:
             outcome["bob"] = str(refusal)
         finally:
             connection.close()

@@ -95,14 +95,19 @@ def test_leaving_with_a_malformed_seat_changes_nothing(client, make_user, seat):
 @pytest.mark.asyncio
 async def test_two_deployments_on_one_redis_do_not_see_each_others_events(settings):
     """Layers with different prefixes (here also different db numbers) keep their groups apart."""
-    from channels_redis.pubsub import RedisPubSubChannelLayer
+    from django.utils.module_loading import import_string
 
-    config = settings.CHANNEL_LAYERS["default"]["CONFIG"]
+    layer_settings = settings.CHANNEL_LAYERS["default"]
+    config = layer_settings["CONFIG"]
     assert settings.DATABASES["default"]["NAME"].removeprefix("test_") in config["prefix"]
-    base = config["hosts"][0].rsplit("/", 1)[0]
-    ours = RedisPubSubChannelLayer(hosts=[f"{base}/3"], prefix=config["prefix"])
-    also_ours = RedisPubSubChannelLayer(hosts=[f"{base}/3"], prefix=config["prefix"])
-    theirs = RedisPubSubChannelLayer(hosts=[f"{base}/4"], prefix="wf.another-site.")
+    host = config["hosts"][0]
+    base = (host["address"] if isinstance(host, dict) else host).rsplit("/", 1)[0]
+    layer_class = import_string(layer_settings["BACKEND"])
+
+    def layer(db: int, prefix: str):
+        return layer_class(hosts=[f"{base}/{db}"], prefix=prefix)
+
+    ours, also_ours, theirs = layer(3, config["prefix"]), layer(3, config["prefix"]), layer(4, "wf.another-site.")
     try:
         channel = await ours.new_channel()
         await ours.group_add("round.1", channel)

@@ -28,7 +28,7 @@ from games.engine import hunt
 from games.hunts.models import DailyChallenge, FoundWord, HuntSeat, HuntTable, RoundPlayer, RoundStatus
 from lexicon.services import current_version, get_lexicon
 
-from .errors import HuntError
+from .errors import Refused
 from .matchmaking import POOL_RULES, pool_name
 
 User = get_user_model()
@@ -52,7 +52,7 @@ def daily_seed(day: date, pool: str) -> str:
 
 def _check_pool(pool) -> str:
     if pool not in DAILY_POOLS:
-        raise HuntError("There is no daily challenge for that game.")
+        raise Refused("There is no daily challenge for that game.")
     return pool
 
 
@@ -85,13 +85,13 @@ def daily_play(*, user, pool: str, now: datetime | None = None) -> HuntTable:
 
     now = now or timezone.now()
     if user is None or not user.is_authenticated:
-        raise HuntError("Log in to play the daily challenge.")
+        raise Refused("Log in to play the daily challenge.")
     if user.is_bot:
-        raise HuntError("Bots do not play the daily challenge.")
+        raise Refused("Bots do not play the daily challenge.")
     _check_pool(pool)
     challenge = daily_challenge(day=today(now), pool=pool)
     if HuntTable.objects.filter(daily=challenge, host_id=user.pk).exists():
-        raise HuntError(f"You have played today's {pool_name(pool)} challenge; come back tomorrow.")
+        raise Refused(f"You have played today's {pool_name(pool)} challenge; come back tomorrow.")
     try:
         with transaction.atomic():
             table = HuntTable.objects.create(
@@ -99,7 +99,7 @@ def daily_play(*, user, pool: str, now: datetime | None = None) -> HuntTable:
                 round_seconds=challenge.round_seconds, seat_count=1, host=user, daily=challenge,
             )
     except IntegrityError:  # the same player, another tab, a moment earlier
-        raise HuntError(f"You have played today's {pool_name(pool)} challenge; come back tomorrow.") from None
+        raise Refused(f"You have played today's {pool_name(pool)} challenge; come back tomorrow.") from None
     HuntSeat.objects.create(table=table, user=user, position=0)
     round_start(table_id=table.pk, by=user, now=now)
     return table

@@ -1,9 +1,8 @@
-"""The refusal every hunt use case raises with a reason a player can read."""
+"""Hunt use cases refuse with the site's one refusal type (``config.errors``)."""
 
+from config.errors import Refused
 
-class HuntError(Exception):
-    """A use case refused: ``reason`` is shown to the player as is."""
+# The name hunt code used before the refusal types were one: the same class.
+HuntError = Refused
 
-    def __init__(self, reason: str):
-        super().__init__(reason)
-        self.reason = reason
+__all__ = ["HuntError", "Refused"]

@@ -20,13 +20,19 @@ from django.utils import timezone
 
 from games.engine import hunt
 from games.hunts import broadcasts
-from games.ratings import services as ratings
 from games.hunts.models import (
-    FoundWord, Game, HuntRound, HuntTable, RoundPlayer, RoundStatus, TableStatus,
+    FoundWord,
+    Game,
+    HuntRound,
+    HuntTable,
+    RoundPlayer,
+    RoundStatus,
+    TableStatus,
 )
+from games.ratings import services as ratings
 from lexicon.services import current_version, get_lexicon
 
-from .errors import HuntError
+from .errors import Refused
 
 COUNTDOWN = timedelta(seconds=3)  # the 3-2-1 before the board shows
 MAX_WORD_LETTERS = 25
@@ -63,18 +69,18 @@ def round_start(*, table_id: int, by, now: datetime | None = None) -> HuntRound:
     try:
         table = HuntTable.objects.select_for_update().get(pk=table_id)
     except HuntTable.DoesNotExist:
-        raise HuntError("No such table.") from None
+        raise Refused("No such table.", 404) from None
     if table.host_id != by.pk:
-        raise HuntError("Only the host starts a round.")
+        raise Refused("Only the host starts a round.", 403)
     if table.status == TableStatus.CLOSED:
-        raise HuntError("This table is closed.")
+        raise Refused("This table is closed.")
     if table.rounds.filter(status=RoundStatus.PLAYING).exists():
-        raise HuntError("A round is already in progress.")
+        raise Refused("A round is already in progress.", 409)
     if table.daily_id and table.rounds_played:
-        raise HuntError("A daily challenge is played once.")
+        raise Refused("A daily challenge is played once.")
     seats = list(table.seats.filter(left_at__isnull=True).order_by("position"))
     if len(seats) < (1 if table.daily_id else 2):  # a daily challenge is played alone
-        raise HuntError("A round needs at least two seated players (bots count).")
+        raise Refused("A round needs at least two seated players (bots count).")
     rules = hunt.rules_for(table.game, table.size)
     if table.daily_id:  # the day's board and word list, the same for everyone (daily.py)
         daily = table.daily

@@ -12,7 +12,7 @@ from games.engine import hunt
 from games.hunts import broadcasts
 from games.hunts.models import BotStrength, Game, HuntLexicon, HuntSeat, HuntTable, TableStatus
 
-from .errors import HuntError
+from .errors import Refused
 
 User = get_user_model()
 
@@ -34,9 +34,9 @@ def table_create(
 ) -> HuntTable:
     """Open a table with ``host`` in the first seat and ``bots`` (strengths) after them."""
     if not host.is_authenticated or host.is_bot:
-        raise HuntError("Log in to open a table.")
+        raise Refused("Log in to open a table.")
     if game not in Game.values:
-        raise HuntError("Unknown game.")
+        raise Refused("Unknown game.")
     if game == Game.RAMPAGE:
         size = 4
     else:
@@ -44,28 +44,28 @@ def table_create(
     try:
         rules = hunt.rules_for(game, size)
     except ValueError:
-        raise HuntError("Classic hunts are 4×4 or 5×5.") from None
+        raise Refused("Classic hunts are 4×4 or 5×5.") from None
     if lexicon_code not in HuntLexicon.values:
-        raise HuntError("Unknown word list.")
+        raise Refused("Unknown word list.")
     if round_seconds is None:
         round_seconds = rules.round_seconds
     if game == Game.RAMPAGE and round_seconds not in hunt.RAMPAGE_ROUND_SECONDS:
-        raise HuntError("A Rampage round lasts 1 to 5 minutes.")
+        raise Refused("A Rampage round lasts 1 to 5 minutes.")
     if not 30 <= round_seconds <= 600:
-        raise HuntError("Round length out of range.")
+        raise Refused("Round length out of range.")
     if not 2 <= seat_count <= 4:
-        raise HuntError("A table has 2 to 4 seats.")
+        raise Refused("A table has 2 to 4 seats.")
     if len(bots) > seat_count - 1:
-        raise HuntError("Too many bots for the seats.")
+        raise Refused("Too many bots for the seats.")
     for strength in bots:
         if strength not in BotStrength.values:
-            raise HuntError("Unknown bot strength.")
+            raise Refused("Unknown bot strength.")
     if ranked:
         from .matchmaking import ranked_seat_problem
 
         problem = ranked_seat_problem(host)
         if problem:
-            raise HuntError(problem)
+            raise Refused(problem)
     table = HuntTable.objects.create(
         game=game, size=size, lexicon_code=lexicon_code, round_seconds=round_seconds,
         seat_count=seat_count, ranked=ranked, host=host,
@@ -82,7 +82,7 @@ def _free_position(table: HuntTable) -> int:
     for position in range(table.seat_count):
         if position not in taken:
             return position
-    raise HuntError("The table is full.")
+    raise Refused("The table is full.")
 
 
 def bot_user(strength: str, table: HuntTable) -> User:
@@ -103,7 +103,7 @@ def bot_user(strength: str, table: HuntTable) -> User:
             user.save(update_fields=["password"])
         if user.pk not in seated:
             return user
-    raise HuntError("No bot of that strength is free.")
+    raise Refused("No bot of that strength is free.")
 
 
 def _seat_bot(table: HuntTable, strength: str) -> HuntSeat:
@@ -116,33 +116,33 @@ def _locked_table(table_id: int) -> HuntTable:
     try:
         return HuntTable.objects.select_for_update().get(pk=table_id)
     except HuntTable.DoesNotExist:
-        raise HuntError("No such table.") from None
+        raise Refused("No such table.", 404) from None
 
 
 @transaction.atomic
 def table_join(*, table_id: int, user: User) -> HuntSeat:
     """Sit ``user`` in the first free seat; sitting again where already seated is a no-op."""
     if not user.is_authenticated:
-        raise HuntError("Log in to take a seat.")
+        raise Refused("Log in to take a seat.")
     table = _locked_table(table_id)
     if table.status == TableStatus.CLOSED:
-        raise HuntError("This table is closed.")
+        raise Refused("This table is closed.")
     existing = _active_seats(table).filter(user=user).first()
     if existing:
         return existing
     if table.status == TableStatus.PLAYING:
-        raise HuntError("Wait for the round to end to sit down.")
+        raise Refused("Wait for the round to end to sit down.")
     if table.ranked:
         from .matchmaking import ranked_seat_problem
 
         problem = ranked_seat_problem(user, table_id=table.pk)
         if problem:
-            raise HuntError(problem)
+            raise Refused(problem)
     try:
         with transaction.atomic():
             seat = HuntSeat.objects.create(table=table, user=user, position=_free_position(table))
     except IntegrityError:
-        raise HuntError("That seat was just taken.") from None
+        raise Refused("That seat was just taken.", 409) from None
     broadcasts.table_changed(table.pk)
     broadcasts.lobby_changed()
     return seat
@@ -153,11 +153,11 @@ def table_add_bot(*, table_id: int, by: User, strength: str) -> HuntSeat:
     """The host adds a bot of ``strength`` in the first free seat."""
     table = _locked_table(table_id)
     if table.host_id != by.pk:
-        raise HuntError("Only the host adds bots.")
+        raise Refused("Only the host adds bots.", 403)
     if table.status in (TableStatus.CLOSED, TableStatus.PLAYING):
-        raise HuntError("Bots join between rounds.")
+        raise Refused("Bots join between rounds.")
     if strength not in BotStrength.values:
-        raise HuntError("Unknown bot strength.")
+        raise Refused("Unknown bot strength.")
     seat = _seat_bot(table, strength)
     broadcasts.table_changed(table.pk)
     broadcasts.lobby_changed()
@@ -175,12 +175,12 @@ def table_leave(*, table_id: int, user: User, seat_position: int | None = None) 
     now = timezone.now()
     if seat_position is not None:
         if table.host_id != user.pk:
-            raise HuntError("Only the host removes bots.")
+            raise Refused("Only the host removes bots.", 403)
         seats = _active_seats(table).filter(position=seat_position).exclude(bot_strength="")
     else:
         seats = _active_seats(table).filter(user=user)
     if not seats.update(left_at=now):
-        raise HuntError("Not seated here.")
+        raise Refused("Not seated here.")
     people = _active_seats(table).filter(bot_strength="").order_by("position")
     if table.host_id == user.pk and seat_position is None:
         heir = people.first()
