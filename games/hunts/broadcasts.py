@@ -26,11 +26,16 @@ def player_group(table_id: int, user_id: int) -> str:
     return f"hunts.table.{table_id}.user.{user_id}"
 
 
-def _send_lobby() -> None:
+def lobby_tables_message() -> dict:
+    """The lobby's list of open tables, as sockets receive it (on connect and on change)."""
     from games.hunts import selectors
 
     html = render_to_string("hunts/_lobby_tables.html", {"tables": selectors.open_tables()})
-    broadcast(LOBBY_GROUP, {"type": "lobby.tables", "html": html})
+    return {"type": "lobby.tables", "html": html}
+
+
+def _send_lobby() -> None:
+    broadcast(LOBBY_GROUP, lobby_tables_message())
 
 
 def lobby_changed() -> None:

@@ -6,11 +6,10 @@ Thin: they authenticate, parse, call a service or selector, and send.
 from __future__ import annotations
 
 from channels.db import database_sync_to_async
-from django.template.loader import render_to_string
 
 from config.websocket import JsonMessageConsumer, MessageRefused
 from games.hunts import selectors, services
-from games.hunts.broadcasts import LOBBY_GROUP, player_group, table_group
+from games.hunts.broadcasts import LOBBY_GROUP, lobby_tables_message, player_group, table_group
 
 
 class LobbyConsumer(JsonMessageConsumer):
@@ -19,7 +18,7 @@ class LobbyConsumer(JsonMessageConsumer):
     async def connect(self):
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         await self.accept()
-        await self.send_json({"type": "lobby.tables", "html": await database_sync_to_async(_lobby_html)()})
+        await self.send_json(await database_sync_to_async(lobby_tables_message)())
 
     async def disconnect(self, code):
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
@@ -38,10 +37,6 @@ def _parallel(function):
     so many sockets' calls can run at once instead of queueing behind each other.
     """
     return database_sync_to_async(function, thread_sensitive=False)
-
-
-def _lobby_html() -> str:
-    return render_to_string("hunts/_lobby_tables.html", {"tables": selectors.open_tables()})
 
 
 class TableConsumer(JsonMessageConsumer):
