@@ -67,11 +67,8 @@ def _apply_batch(pool: str, limit: int = BATCH) -> int:
             if len(players) >= 2:  # fewer: a player's account was deleted before the update ran
                 _rate(players, ratings, result.finished_at)
                 changed.extend(players)
-        # One UPDATE per row: cheaper than bulk_update's CASE per column for a few rows.
-        for row in ratings.values():
-            Rating.objects.filter(pk=row.pk).update(**{name: getattr(row, name) for name in _RATING_FIELDS})
-        for row in changed:
-            RatedPlayer.objects.filter(pk=row.pk).update(**{name: getattr(row, name) for name in _PLAYER_FIELDS})
+        _write(Rating, list(ratings.values()), _RATING_FIELDS)
+        _write(RatedPlayer, changed, _PLAYER_FIELDS)
         RatedResult.objects.filter(pk__in=[result.pk for result in results]).update(
             applied=True, applied_at=timezone.now())
         clock.applied = results[-1].seq
@@ -102,23 +99,31 @@ def ratings_sweep(*, now=None, grace: timedelta = timedelta(seconds=2)) -> dict[
     return {pool: ratings_apply(pool=pool) for pool in POOLS if pool in pools}
 
 
-def _write_players(players: list[RatedPlayer], batch: int = 2000) -> None:
-    """Store the before/after of many players: on PostgreSQL one UPDATE ... FROM VALUES per
-    batch (bulk_update's CASE expressions cost milliseconds of Python per row)."""
-    if connection.vendor != "postgresql":
-        RatedPlayer.objects.bulk_update(players, _PLAYER_FIELDS, batch_size=batch)
+_SQL_TYPES = {"FloatField": "float8", "IntegerField": "integer", "PositiveIntegerField": "integer",
+              "DateTimeField": "timestamptz", "BigAutoField": "bigint"}
+
+
+def _write(model, rows: list, fields: list[str], batch: int = 2000) -> None:
+    """Store ``fields`` of many ``rows``: on PostgreSQL one UPDATE ... FROM VALUES per batch
+    (one statement instead of one per row; bulk_update's CASE expressions cost
+    milliseconds of Python per row), elsewhere bulk_update."""
+    if not rows:
         return
-    table = RatedPlayer._meta.db_table
-    sets = ", ".join(f"{name} = v.{name}" for name in _PLAYER_FIELDS)
-    columns = ", ".join(["id", *_PLAYER_FIELDS])
-    row = "(%s::bigint, %s::float8, %s::float8, %s::integer, %s::float8, %s::float8, %s::integer)"
+    if connection.vendor != "postgresql":
+        model.objects.bulk_update(rows, fields, batch_size=batch)
+        return
+    meta = model._meta
+    columns = [meta.pk, *(meta.get_field(name) for name in fields)]
+    row = "(" + ", ".join(f"%s::{_SQL_TYPES[column.get_internal_type()]}" for column in columns) + ")"
+    names = ", ".join(column.column for column in columns)
+    sets = ", ".join(f"{column.column} = v.{column.column}" for column in columns[1:])
     with connection.cursor() as cursor:
-        for start in range(0, len(players), batch):
-            chunk = players[start:start + batch]
-            params = [value for p in chunk for value in (p.pk, *(getattr(p, name) for name in _PLAYER_FIELDS))]
+        for start in range(0, len(rows), batch):
+            chunk = rows[start:start + batch]
+            params = [value for item in chunk for value in (item.pk, *(getattr(item, name) for name in fields))]
             cursor.execute(
-                f"UPDATE {table} AS p SET {sets} FROM (VALUES {', '.join([row] * len(chunk))}) "
-                f"AS v({columns}) WHERE p.id = v.id", params)
+                f"UPDATE {meta.db_table} AS t SET {sets} FROM (VALUES {', '.join([row] * len(chunk))}) "
+                f"AS v({names}) WHERE t.{meta.pk.column} = v.{meta.pk.column}", params)
 
 
 @transaction.atomic
@@ -150,7 +155,7 @@ def ratings_rebuild(*, pools: Iterable[str] = POOLS) -> dict[str, int]:
             if not result.applied:
                 result.applied, result.applied_at = True, now
         Rating.objects.bulk_create(ratings.values(), batch_size=2000)
-        _write_players(changed_players)
+        _write(RatedPlayer, changed_players, _PLAYER_FIELDS)
         RatedResult.objects.filter(pool=pool, applied=False).update(applied=True, applied_at=now)
         clock.applied = results[-1].seq if results else 0
         clock.save(update_fields=["applied"])
