@@ -320,3 +320,29 @@ def test_leaving_a_finished_ranked_table_to_queue_again_keeps_the_old_result(mak
     assert HuntRound.objects.get(pk=game_round.pk).status == RoundStatus.FINISHED
     table.refresh_from_db()
     assert table.status in (TableStatus.BETWEEN, TableStatus.CLOSED)
+
+
+def test_a_pass_dying_midway_loses_nobody_and_seats_nobody_twice(make_user):
+    """A pass that dies while seating its second table leaves the first table seated and the
+    second table's players still queued, untouched; the next pass seats them."""
+    from games.hunts.services import rounds
+
+    now = timezone.now()
+    players = queue(make_user, "rampage", *range(1500, 1580, 10), now=now)
+    real_start = rounds.round_start
+    calls = {"n": 0}
+
+    def dies_on_the_second(**kwargs):
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise RuntimeError("worker killed")
+        return real_start(**kwargs)
+
+    with mock.patch.object(rounds, "round_start", dies_on_the_second), pytest.raises(RuntimeError):
+        matchmaking.match_pool(pool="rampage", now=now)
+    assert QueueEntry.objects.count() == 4
+    assert HuntTable.objects.filter(ranked=True).count() == 1
+    report = matchmaking.match_pool(pool="rampage", now=now)
+    assert len(report.tables) == 1
+    for player in players:
+        assert len(seated(player)) == 1
