@@ -60,15 +60,15 @@ def load_position(name: str) -> Board:
     return Board.from_rows((POSITIONS / f"{name}.rows").read_text().split("\n"))
 
 
-def timed(call, runs: int) -> tuple[float, float, object]:
-    """Median wall-clock and CPU milliseconds of ``call()`` over ``runs`` runs, and its
-    last result."""
+def timed(runs: int, call, *args, **kwargs) -> tuple[float, float, object]:
+    """Median wall-clock and CPU milliseconds of ``call(*args, **kwargs)`` over ``runs``
+    runs, and its last result."""
     wall, cpu = [], []
     result = None
     for _ in range(runs):
         gc.collect()
         start, start_cpu = time.perf_counter(), time.process_time()
-        result = call()
+        result = call(*args, **kwargs)
         cpu.append((time.process_time() - start_cpu) * 1000)
         wall.append((time.perf_counter() - start) * 1000)
     return statistics.median(wall), statistics.median(cpu), result
@@ -116,16 +116,16 @@ def main(argv: list[str]) -> int:
     for name, rack in FIXED:
         board = load_position(name)
         movegen.generate(board, rack, WORD_GRID, lexicon)  # warm-up
-        wall, cpu, plays = timed(lambda: movegen.generate(board, rack, WORD_GRID, lexicon), runs)
+        wall, cpu, plays = timed(runs, movegen.generate, board, rack, WORD_GRID, lexicon)
         over |= wall > ALL_BUDGET_MS[name]
         print(f"  {name:9} {rack.upper():8} all plays ({len(plays):5}) {wall:7.2f} ms"
               f" (cpu {cpu:7.2f}){verdict(wall, ALL_BUDGET_MS[name])}")
-        wall, cpu, play = timed(lambda: movegen.best(board, rack, WORD_GRID, lexicon), runs)
+        wall, cpu, play = timed(runs, movegen.best, board, rack, WORD_GRID, lexicon)
         over |= wall > BEST_BUDGET_MS[name]
         print(f"  {name:9} {rack.upper():8} best ({play.score:3})        {wall:7.2f} ms"
               f" (cpu {cpu:7.2f}){verdict(wall, BEST_BUDGET_MS[name])}")
-        wall, cpu, play = timed(lambda: movegen.best(
-            board, rack, WORD_GRID, lexicon, leave_value=leave_value), runs)
+        wall, cpu, play = timed(
+            runs, movegen.best, board, rack, WORD_GRID, lexicon, leave_value=leave_value)
         print(f"  {name:9} {rack.upper():8} best by equity ({play.equity:5.1f})"
               f" {wall:7.2f} ms (cpu {cpu:7.2f})")
 
@@ -133,12 +133,12 @@ def main(argv: list[str]) -> int:
     bests = []
     for rack in EMPTY_RACKS:
         wall, cpu, play = timed(
-            lambda: movegen.best(Board.empty(), rack, WORDGAME, lexicon), max(3, runs // 3))
+            max(3, runs // 3), movegen.best, Board.empty(), rack, WORDGAME, lexicon)
         bests.append(wall)
         print(f"  {rack.upper():9} best ({play.score:3}) {wall:7.1f} ms (cpu {cpu:7.1f})")
         if not quick:
             wall, cpu, plays = timed(
-                lambda: movegen.generate(Board.empty(), rack, WORDGAME, lexicon), 1)
+                1, movegen.generate, Board.empty(), rack, WORDGAME, lexicon)
             print(f"  {rack.upper():9} all plays ({len(plays)}) {wall:7.1f} ms (cpu {cpu:7.1f})")
     median = statistics.median(bests)
     over |= median > BEST_BUDGET_MS["empty"]
@@ -150,22 +150,26 @@ def main(argv: list[str]) -> int:
         positions = [mid_game_position(variant, seed, lexicon) for seed in seeds]
         print(f"\n{len(positions)} mid-game {variant.name} positions (seeds"
               f" {seeds[0]}-{seeds[-1]}, built in {time.perf_counter() - start:.1f} s)")
-        figures: dict[str, list[float]] = {"best": [], "best by equity": [], "all plays": []}
+        figures: dict[str, list[tuple[float, float]]] = {
+            "best": [], "best by equity": [], "all plays": []}
         counts = []
         for board, rack in positions:
             figures["best"].append(timed(
-                lambda: movegen.best(board, rack, variant, lexicon), 3)[0])
+                3, movegen.best, board, rack, variant, lexicon)[:2])
             figures["best by equity"].append(timed(
-                lambda: movegen.best(board, rack, variant, lexicon, leave_value=leave_value),
-                3)[0])
-            wall, _, plays = timed(lambda: movegen.generate(board, rack, variant, lexicon), 3)
-            figures["all plays"].append(wall)
+                3, movegen.best, board, rack, variant, lexicon, leave_value=leave_value)[:2])
+            wall, cpu, plays = timed(
+                3, movegen.generate, board, rack, variant, lexicon)
+            figures["all plays"].append((wall, cpu))
             counts.append(len(plays))
         for label, values in figures.items():
-            print(f"  {label:15} median {statistics.median(values):7.2f} ms,"
-                  f" worst {max(values):7.2f} ms")
-        ratios = [all_ / best for best, all_ in zip(figures["best"], figures["all plays"])]
-        print(f"  all plays / best: median {statistics.median(ratios):.1f}x;"
+            walls = [wall for wall, _ in values]
+            cpus = [cpu for _, cpu in values]
+            print(f"  {label:15} median {statistics.median(walls):7.2f} ms"
+                  f" (cpu {statistics.median(cpus):6.2f}), worst {max(walls):7.2f} ms"
+                  f" (cpu {max(cpus):6.2f})")
+        ratios = [all_[1] / best[1] for best, all_ in zip(figures["best"], figures["all plays"])]
+        print(f"  all plays / best (cpu): median {statistics.median(ratios):.1f}x;"
               f" median {statistics.median(counts):.0f} plays, most {max(counts)}")
     return 1 if over else 0
 
