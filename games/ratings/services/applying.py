@@ -17,7 +17,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from .. import scale
-from ..models import PoolClock, RatedPlayer, RatedResult, Rating
+from ..models import RatedPlayer, RatedResult, Rating
 from ..pools import POOLS
 from .recording import _locked_clock
 
