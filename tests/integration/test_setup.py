@@ -18,9 +18,12 @@ import install  # noqa: E402  (tools/ is a folder of scripts, not a package)
 
 
 def production_env(**extra: str) -> dict[str, str]:
-    """The environment of a deployment: server mode, a real key, none of the test switches."""
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("WORDFALL_TESTING", "DJANGO_SETTINGS_MODULE", "DEBUG", "PYTEST_VERSION")}
+    """The environment of a deployment: server mode, a real key, nothing the test run set.
+
+    Only the basics are inherited: the test run's own variables (WORDFALL_TESTING, the
+    browser tests' DJANGO_ALLOW_ASYNC_UNSAFE, ...) would not be there on a server.
+    """
+    env = {k: os.environ[k] for k in ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR") if k in os.environ}
     env.update(
         DATABASE_URL="postgres://wordfall:secret@db.internal:5432/wordfall",
         REDIS_URL="redis://redis.internal:6379/0",
