@@ -62,15 +62,20 @@ def pure(count: int) -> None:
         result = match(queue, 60.0, DEFAULT_POLICY)
         sizes = [len(t) for t in result.tables]
         ms = _median_ms(lambda q=queue: match(q, 60.0, DEFAULT_POLICY))
-        print(f"pure {name:6} {count} queued: median {ms:7.1f} ms per pass; {len(sizes)} tables "
-              f"({sizes.count(4)} of 4, {sizes.count(3)} of 3, {sizes.count(2)} of 2), "
-              f"{len(result.waiting)} left waiting")
+        print(
+            f"pure {name:6} {count} queued: median {ms:7.1f} ms per pass; {len(sizes)} tables "
+            f"({sizes.count(4)} of 4, {sizes.count(3)} of 3, {sizes.count(2)} of 2), "
+            f"{len(result.waiting)} left waiting"
+        )
 
 
 def _database() -> None:
     os.environ["DATABASE_URL"] = os.environ.get(
-        "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/wg_bench_match?conn_max_age=60")
-    os.environ["REDIS_URL"] = os.environ.get("BENCH_REDIS_URL", os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/14"))
+        "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/wg_bench_match?conn_max_age=60"
+    )
+    os.environ["REDIS_URL"] = os.environ.get(
+        "BENCH_REDIS_URL", os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/14")
+    )
     os.environ.setdefault("SECRET_KEY", "bench-" + "x" * 60)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     os.environ["LOG_LEVEL"] = "WARNING"
@@ -113,8 +118,13 @@ def with_database(count: int) -> None:
         def fill(seekers):
             QueueEntry.objects.filter(user__in=users).delete()
             QueueEntry.objects.bulk_create(
-                QueueEntry(user=user, pool="rampage", rating=seeker.rating,
-                           joined_at=now - timedelta(seconds=60 - seeker.joined_at), seen_at=now)
+                QueueEntry(
+                    user=user,
+                    pool="rampage",
+                    rating=seeker.rating,
+                    joined_at=now - timedelta(seconds=60 - seeker.joined_at),
+                    seen_at=now,
+                )
                 for user, seeker in zip(users, seekers)
             )
 
@@ -127,9 +137,11 @@ def with_database(count: int) -> None:
         report = matchmaking.match_pool(pool="rampage", now=now)
         seconds = time.perf_counter() - start
         tables = len(report.tables)
-        print(f"db   steady {count} queued: {seconds * 1000:7.0f} ms for the pass seating {tables} tables "
-              f"({seconds * 1000 / max(tables, 1):.1f} ms per table, boards and rounds included); "
-              f"{report.waiting} left waiting")
+        print(
+            f"db   steady {count} queued: {seconds * 1000:7.0f} ms for the pass seating {tables} tables "
+            f"({seconds * 1000 / max(tables, 1):.1f} ms per table, boards and rounds included); "
+            f"{report.waiting} left waiting"
+        )
     finally:
         User.objects.filter(username__startswith=f"{run}-").delete()
         app.control.purge()

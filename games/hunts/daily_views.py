@@ -18,8 +18,11 @@ from games.hunts.services.matchmaking import pool_name
 
 def _card(challenge: DailyChallenge, user) -> dict:
     return {
-        "challenge": challenge, "pool": challenge.pool, "name": pool_name(challenge.pool),
-        "place": daily.daily_place(challenge, user), "leaders": daily.daily_leaderboard(challenge, limit=10),
+        "challenge": challenge,
+        "pool": challenge.pool,
+        "name": pool_name(challenge.pool),
+        "place": daily.daily_place(challenge, user),
+        "leaders": daily.daily_leaderboard(challenge, limit=10),
         "players": daily.daily_players(challenge),
     }
 
@@ -39,9 +42,13 @@ def daily_board(request, day: str, pool: str):
     challenge = DailyChallenge.objects.filter(day=when, pool=pool).first()
     if challenge is None:
         raise Http404("No challenge that day.")
-    context = {**_card(challenge, request.user), "day": when,
-               "leaders": daily.daily_leaderboard(challenge, limit=100),
-               "visible": daily.board_visible(challenge, request.user), "today": when == daily.today()}
+    context = {
+        **_card(challenge, request.user),
+        "day": when,
+        "leaders": daily.daily_leaderboard(challenge, limit=100),
+        "visible": daily.board_visible(challenge, request.user),
+        "today": when == daily.today(),
+    }
     if context["visible"]:
         context.update(daily.daily_words(challenge))
     return render(request, "hunts/daily_board.html", context)

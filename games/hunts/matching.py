@@ -152,7 +152,9 @@ def _nearest(anchor: Seeker, free: list[Seeker], free_keys: list, window: dict[i
             right = right_gap = None
         if left is None and right is None:
             break
-        take_left = right is None or (left is not None and (left_gap, *_wait_order(left)) < (right_gap, *_wait_order(right)))
+        take_left = right is None or (
+            left is not None and (left_gap, *_wait_order(left)) < (right_gap, *_wait_order(right))
+        )
         if take_left:
             candidate, below = left, below - 1
         else:

@@ -19,8 +19,13 @@ def _status_message(user) -> dict:
     panel = matchmaking.ranked_panel(user)
     status = panel["status"]
     html = render_to_string("hunts/_ranked.html", panel)
-    return {"type": "queue.status", "state": status["state"], "url": status.get("url"), "html": html,
-            "server_now": int(timezone.now().timestamp() * 1000)}
+    return {
+        "type": "queue.status",
+        "state": status["state"],
+        "url": status.get("url"),
+        "html": html,
+        "server_now": int(timezone.now().timestamp() * 1000),
+    }
 
 
 class QueueConsumer(JsonMessageConsumer):
@@ -40,7 +45,9 @@ class QueueConsumer(JsonMessageConsumer):
             await database_sync_to_async(services.queue_touch)(user=self.user)
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
-        await self.send_json({"type": "queue.counts", "counts": await database_sync_to_async(matchmaking.queue_counts)()})
+        await self.send_json(
+            {"type": "queue.counts", "counts": await database_sync_to_async(matchmaking.queue_counts)()}
+        )
         await self._send_status()
 
     async def disconnect(self, code):

@@ -22,8 +22,11 @@ pytestmark = pytest.mark.django_db
 def words_of(challenge, count):
     """``count`` words on the challenge's board, longest first."""
     board = hunt.Board.from_text(challenge.board)
-    found = hunt.solve(board, get_lexicon(challenge.lexicon_code, challenge.lexicon_version),
-                       hunt.rules_for(challenge.game, challenge.size).min_length)
+    found = hunt.solve(
+        board,
+        get_lexicon(challenge.lexicon_code, challenge.lexicon_version),
+        hunt.rules_for(challenge.game, challenge.size).min_length,
+    )
     return sorted(found, key=lambda w: (-len(w), w))[:count]
 
 
@@ -32,8 +35,9 @@ def play(user, pool, words=(), now=None):
     table = services.daily_play(user=user, pool=pool, now=now)
     game_round = HuntRound.objects.get(table=table)
     for word in words:
-        result = services.round_submit(round_id=game_round.pk, user=user, word=word,
-                                       now=game_round.starts_at + timedelta(seconds=1))
+        result = services.round_submit(
+            round_id=game_round.pk, user=user, word=word, now=game_round.starts_at + timedelta(seconds=1)
+        )
         assert result.outcome == "accepted", result
     services.round_end(round_id=game_round.pk, now=game_round.deadline)
     return HuntRound.objects.get(pk=game_round.pk)
@@ -103,16 +107,20 @@ def test_two_tabs_starting_at_once_get_one_round(make_user):
     assert HuntRound.objects.filter(table__host=ann).count() == 1
 
 
-@pytest.mark.parametrize("pool, who, reason", [
-    ("classic4", "ann", "There is no daily challenge for that game."),
-    ("rampage", "bot", "Bots do not play the daily challenge."),
-    ("rampage", "anonymous", "Log in to play the daily challenge."),
-])
+@pytest.mark.parametrize(
+    "pool, who, reason",
+    [
+        ("classic4", "ann", "There is no daily challenge for that game."),
+        ("rampage", "bot", "Bots do not play the daily challenge."),
+        ("rampage", "anonymous", "Log in to play the daily challenge."),
+    ],
+)
 def test_bad_starts_are_refused(make_user, pool, who, reason):
     from django.contrib.auth.models import AnonymousUser
 
-    user = {"ann": lambda: make_user("ann"), "bot": lambda: make_user("b", is_bot=True),
-            "anonymous": AnonymousUser}[who]()
+    user = {"ann": lambda: make_user("ann"), "bot": lambda: make_user("b", is_bot=True), "anonymous": AnonymousUser}[
+        who
+    ]()
     with pytest.raises(services.HuntError) as refused:
         services.daily_play(user=user, pool=pool)
     assert refused.value.reason == reason
@@ -163,8 +171,9 @@ def test_every_word_and_the_rarest_finds_after_playing(make_user):
     assert daily.board_visible(challenge, ann)
     words = daily.daily_words(challenge)
     by_word = {w.word: w for w in words["words"]}
-    assert set(by_word) == set(hunt.solve(hunt.Board.from_text(challenge.board),
-                                          get_lexicon("en", challenge.lexicon_version), 2))
+    assert set(by_word) == set(
+        hunt.solve(hunt.Board.from_text(challenge.board), get_lexicon("en", challenge.lexicon_version), 2)
+    )
     assert (by_word[rare].finders, by_word[common].finders) == (1, 2)
     assert words["rarest"][0].word == rare and words["rarest"][0].names == ("ann",)
     assert words["players"] == 2

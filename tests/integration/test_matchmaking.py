@@ -65,17 +65,23 @@ def test_joining_twice_or_from_another_tab_is_refused(make_user):
     assert list(QueueEntry.objects.values_list("pool", flat=True)) == ["rampage"]
 
 
-@pytest.mark.parametrize("who, pool, reason", [
-    ("bot", "rampage", "Bots do not play ranked."),
-    ("anonymous", "rampage", "Log in to play ranked."),
-    ("ann", "chess", "Unknown ranked pool."),
-    ("ann", "wordgrid", "Unknown ranked pool."),
-])
+@pytest.mark.parametrize(
+    "who, pool, reason",
+    [
+        ("bot", "rampage", "Bots do not play ranked."),
+        ("anonymous", "rampage", "Log in to play ranked."),
+        ("ann", "chess", "Unknown ranked pool."),
+        ("ann", "wordgrid", "Unknown ranked pool."),
+    ],
+)
 def test_bad_joins_are_refused(make_user, who, pool, reason):
     from django.contrib.auth.models import AnonymousUser
 
-    user = {"bot": lambda: make_user("easy-bot", is_bot=True), "anonymous": AnonymousUser,
-            "ann": lambda: make_user("ann")}[who]()
+    user = {
+        "bot": lambda: make_user("easy-bot", is_bot=True),
+        "anonymous": AnonymousUser,
+        "ann": lambda: make_user("ann"),
+    }[who]()
     with pytest.raises(services.HuntError) as refused:
         services.queue_join(user=user, pool=pool)
     assert refused.value.reason == reason

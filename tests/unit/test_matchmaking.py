@@ -113,10 +113,16 @@ def test_a_player_queued_twice_is_an_error():
         match([Seeker(1, 1500, 0.0), Seeker(1, 1600, 1.0)], 5.0)
 
 
-@pytest.mark.parametrize("settings_", [
-    {"min_table": 1}, {"min_table": 3, "max_table": 2}, {"base_window": -1},
-    {"max_window": 10, "base_window": 20}, {"search_width": 2},
-])
+@pytest.mark.parametrize(
+    "settings_",
+    [
+        {"min_table": 1},
+        {"min_table": 3, "max_table": 2},
+        {"base_window": -1},
+        {"max_window": 10, "base_window": 20},
+        {"search_width": 2},
+    ],
+)
 def test_bad_policies_are_refused(settings_):
     with pytest.raises(ValueError):
         MatchPolicy(**settings_)
@@ -182,8 +188,11 @@ def brute_best(anchor, others, now):
             if not clique(group, now):
                 continue
             ratings = [s.rating for s in group]
-            key = (max(ratings) - min(ratings), sum(abs(s.rating - anchor.rating) for s in chosen),
-                   sorted((s.joined_at, s.player) for s in chosen))
+            key = (
+                max(ratings) - min(ratings),
+                sum(abs(s.rating - anchor.rating) for s in chosen),
+                sorted((s.joined_at, s.player) for s in chosen),
+            )
             if best_key is None or key < best_key:
                 best, best_key = group, key
         if best_key is not None:

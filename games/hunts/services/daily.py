@@ -70,8 +70,15 @@ def daily_challenge(*, day: date, pool: str) -> DailyChallenge:
     try:
         with transaction.atomic():
             return DailyChallenge.objects.create(
-                day=day, pool=pool, game=rules.game, size=rules.size, seed=seed, board=board.to_text(),
-                lexicon_code=DAILY_LEXICON, lexicon_version=version, round_seconds=rules.round_seconds,
+                day=day,
+                pool=pool,
+                game=rules.game,
+                size=rules.size,
+                seed=seed,
+                board=board.to_text(),
+                lexicon_code=DAILY_LEXICON,
+                lexicon_version=version,
+                round_seconds=rules.round_seconds,
             )
     except IntegrityError:
         return DailyChallenge.objects.get(day=day, pool=pool)
@@ -95,8 +102,13 @@ def daily_play(*, user, pool: str, now: datetime | None = None) -> HuntTable:
     try:
         with transaction.atomic():
             table = HuntTable.objects.create(
-                game=challenge.game, size=challenge.size, lexicon_code=challenge.lexicon_code,
-                round_seconds=challenge.round_seconds, seat_count=1, host=user, daily=challenge,
+                game=challenge.game,
+                size=challenge.size,
+                lexicon_code=challenge.lexicon_code,
+                round_seconds=challenge.round_seconds,
+                seat_count=1,
+                host=user,
+                daily=challenge,
             )
     except IntegrityError:  # the same player, another tab, a moment earlier
         raise Refused(f"You have played today's {pool_name(pool)} challenge; come back tomorrow.") from None
@@ -126,8 +138,7 @@ def _finished(challenge: DailyChallenge):
 def daily_leaderboard(challenge: DailyChallenge, limit: int | None = 50) -> list[Placing]:
     """Finished rounds, best score first (more words, then the earlier finish, break ties
     of order; equal scores share a rank)."""
-    rows = (_finished(challenge).select_related("user")
-            .order_by("-score", "-word_count", "round__ended_at", "user_id"))
+    rows = _finished(challenge).select_related("user").order_by("-score", "-word_count", "round__ended_at", "user_id")
     placings = []
     rank, previous = 0, None
     for index, player in enumerate(rows.iterator() if limit is None else rows[:limit]):
@@ -148,8 +159,14 @@ def daily_place(challenge: DailyChallenge, user) -> dict | None:
     if player is None or player.round.status != RoundStatus.FINISHED:
         return {"table": table, "finished": False}
     better = _finished(challenge).filter(score__gt=player.score).count()
-    return {"table": table, "finished": True, "score": player.score, "words": player.word_count,
-            "rank": better + 1, "round": player.round}
+    return {
+        "table": table,
+        "finished": True,
+        "score": player.score,
+        "words": player.word_count,
+        "rank": better + 1,
+        "round": player.round,
+    }
 
 
 def daily_players(challenge: DailyChallenge) -> int:
@@ -194,8 +211,11 @@ def daily_words(challenge: DailyChallenge) -> dict:
     lex = get_lexicon(challenge.lexicon_code, challenge.lexicon_version)
     on_board = hunt.solve(board, lex, rules.min_length)
     finders: dict[str, list[str]] = defaultdict(list)
-    found = (FoundWord.objects.filter(round__table__daily=challenge, round__status=RoundStatus.FINISHED)
-             .select_related("user").order_by("found_at", "pk"))
+    found = (
+        FoundWord.objects.filter(round__table__daily=challenge, round__status=RoundStatus.FINISHED)
+        .select_related("user")
+        .order_by("found_at", "pk")
+    )
     for row in found:
         finders[row.word].append(row.user.shown_name)
     words = []
@@ -210,8 +230,9 @@ def daily_words(challenge: DailyChallenge) -> dict:
     rarest = sorted((w for w in words if w.finders), key=lambda w: (w.finders, -w.points, -len(w.word), w.word))
     return {
         "board": board,
-        "cells": [(face, board.bonuses.get((r, c), "")) for r, row in enumerate(board.faces)
-                  for c, face in enumerate(row)],
+        "cells": [
+            (face, board.bonuses.get((r, c), "")) for r, row in enumerate(board.faces) for c, face in enumerate(row)
+        ],
         "words": words,
         "rarest": rarest[:RAREST_SHOWN],
         "players": daily_players(challenge),

@@ -237,24 +237,26 @@ def match_pool(*, pool: str, now: datetime | None = None, policy: matching.Match
             if table is not None:
                 formed.append(table)
     return PassReport(
-        pool=pool, tables=tuple(table.pk for table in formed), dropped=tuple(stale),
-        offered=tuple(offered), waiting=len(result.waiting),
+        pool=pool,
+        tables=tuple(table.pk for table in formed),
+        dropped=tuple(stale),
+        offered=tuple(offered),
+        waiting=len(result.waiting),
     )
 
 
 @transaction.atomic
 def _decide(pool: str, now: datetime, policy: matching.MatchPolicy):
     """Read the pool's queue, drop the silent, run the matcher and mark the bot offers."""
-    entries = list(
-        QueueEntry.objects.select_for_update(skip_locked=True).filter(pool=pool).order_by("joined_at", "pk")
-    )
+    entries = list(QueueEntry.objects.select_for_update(skip_locked=True).filter(pool=pool).order_by("joined_at", "pk"))
     stale = [entry.user_id for entry in entries if entry.seen_at < now - GRACE]
     if stale:
         QueueEntry.objects.filter(pool=pool, user_id__in=stale).delete()
     entries = [entry for entry in entries if entry.seen_at >= now - GRACE]
     result = matching.match(
         (matching.Seeker(entry.user_id, entry.rating, entry.joined_at.timestamp()) for entry in entries),
-        now.timestamp(), policy,
+        now.timestamp(),
+        policy,
     )
     offered_before = {entry.user_id for entry in entries if entry.bot_offered_at is not None}
     offered = [player for player in result.lonely if player not in offered_before]
@@ -271,7 +273,8 @@ def _seat_if_still_waiting(pool: str, players: list[int], now: datetime) -> Hunt
             entries = {
                 entry.user_id: entry
                 for entry in QueueEntry.objects.select_for_update(skip_locked=True, of=("self",))
-                .filter(pool=pool, user_id__in=players).select_related("user")
+                .filter(pool=pool, user_id__in=players)
+                .select_related("user")
             }
             if len(entries) < len(players):
                 return None
@@ -290,8 +293,9 @@ def _seat_table(pool: str, entries: list[QueueEntry], now: datetime) -> HuntTabl
     broadcasts.queue_changed(pool, [])
     rules = POOL_RULES[pool]
     host = entries[0].user
-    table = table_create(host=host, game=rules.game, size=rules.size, lexicon_code=HuntLexicon.BOTH,
-                         seat_count=len(entries), ranked=True)
+    table = table_create(
+        host=host, game=rules.game, size=rules.size, lexicon_code=HuntLexicon.BOTH, seat_count=len(entries), ranked=True
+    )
     for entry in entries[1:]:
         table_join(table_id=table.pk, user=entry.user)
     round_start(table_id=table.pk, by=host, now=now)
@@ -325,13 +329,20 @@ def queue_status(user) -> dict:
     entry = QueueEntry.objects.filter(user_id=user.pk).first()
     if entry is not None:
         return {
-            "state": "waiting", "pool": entry.pool, "pool_name": pool_name(entry.pool),
+            "state": "waiting",
+            "pool": entry.pool,
+            "pool_name": pool_name(entry.pool),
             "joined_at": int(entry.joined_at.timestamp() * 1000),
             "waiting": QueueEntry.objects.filter(pool=entry.pool).count(),
-            "bot_offer": entry.bot_offered_at is not None, "rating": entry.rating,
+            "bot_offer": entry.bot_offered_at is not None,
+            "rating": entry.rating,
         }
-    seat = (_open_ranked_seats(user).filter(table__status__in=(TableStatus.PLAYING, TableStatus.OPEN))
-            .select_related("table").first())
+    seat = (
+        _open_ranked_seats(user)
+        .filter(table__status__in=(TableStatus.PLAYING, TableStatus.OPEN))
+        .select_related("table")
+        .first()
+    )
     if seat is not None:
         return {"state": "playing", "table_id": seat.table_id, "url": seat.table.get_absolute_url()}
     return {"state": "idle"}
