@@ -171,8 +171,8 @@ class _Line:
     letters, or all with a blank). The rest feeds the shadow bounds.
     """
 
-    __slots__ = ("across", "anchors", "blank_points", "cross", "cross_mult", "line", "lm",
-                 "max_value", "searcher", "tile_values", "tiles", "wm")
+    __slots__ = ("across", "anchors", "blank_points", "cross", "cross_mult", "is_anchor",
+                 "line", "lm", "max_value", "searcher", "tile_values", "tiles", "wm")
 
 
 class _Call:
@@ -255,6 +255,9 @@ class _Call:
     def _line(self, line: int, across: bool, squares: list[int], anchors: list[int]) -> _Line:
         data = _Line()
         data.line, data.across, data.anchors = line, across, anchors
+        data.is_anchor = [False] * SIZE
+        for i in anchors:
+            data.is_anchor[i] = True
         data.tiles = [self.cells[s] for s in squares]
         data.tile_values = [self.values[s] for s in squares]
         data.lm = [self.letter_mult[s] for s in squares]
@@ -337,7 +340,7 @@ class _Call:
         tiles = data.tiles
         if anchor > 0 and tiles[anchor - 1] is not None:
             return 0
-        is_anchor = self.is_anchor_in(data)
+        is_anchor = data.is_anchor
         limit = 0
         j = anchor - 1
         while j >= 0 and tiles[j] is None and not is_anchor[j] and limit < self.rack_length - 1:
@@ -345,11 +348,6 @@ class _Call:
             j -= 1
         return limit
 
-    def is_anchor_in(self, data: _Line) -> list[bool]:
-        flags = [False] * SIZE
-        for i in data.anchors:
-            flags[i] = True
-        return flags
 
 
 def _line_squares(line: int, across: bool) -> list[int]:
@@ -638,7 +636,7 @@ def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None,
                     placed.pop()
                     counts[BLANK] = blanks
 
-    is_anchor = call.is_anchor_in(data)
+    is_anchor = data.is_anchor
 
     def search(at: int, size_floor: list | None = None) -> None:
         nonlocal anchor, left_part
