@@ -20,7 +20,6 @@ from lexicon.services import get_lexicon
 
 from .models import Analysis, Game, Move, MoveKind, Seat, Status
 
-ENGINE_VARIANTS = {"wordgrid": crossword.WORD_GRID, "wordgame": crossword.WORDGAME}
 PREMIUM_LABELS = {"3W": "TW", "2W": "DW", "3L": "TL", "2L": "DL"}
 END_REASONS = {
     engine.WENT_OUT: "a player went out",
@@ -42,7 +41,7 @@ def engine_state(game: Game, moves=None) -> engine.Game:
     if moves is None:
         moves = game.moves.order_by("number")
     return engine.replay(
-        ENGINE_VARIANTS[game.variant], game.players, game.seed,
+        crossword.variant_named(game.variant), game.players, game.seed,
         [engine_move(m) for m in moves], lexicon(game), game.game_number)
 
 
@@ -52,7 +51,7 @@ def lexicon(game: Game):
 
 
 def letter_value(game: Game, tile: str) -> int:
-    return ENGINE_VARIANTS[game.variant].letter_values[tile]
+    return crossword.variant_named(game.variant).letter_values[tile]
 
 
 def result_text(game: Game, state: engine.Game, seats: dict[int, Seat]) -> str:
@@ -243,22 +242,6 @@ def move_news(move: Move, name: str, board: crossword.Board | None = None) -> st
     return f"{name} {text}"
 
 
-def _runs(board: crossword.Board, row: int, col: int) -> list[tuple[tuple[int, int], ...]]:
-    """The across and down lines of two or more tiles through a square."""
-    runs = []
-    for dr, dc in ((0, 1), (1, 0)):
-        r, c = row, col
-        while r - dr >= 0 and c - dc >= 0 and board.letter(r - dr, c - dc):
-            r, c = r - dr, c - dc
-        run = []
-        while r < crossword.SIZE and c < crossword.SIZE and board.letter(r, c):
-            run.append((r, c))
-            r, c = r + dr, c + dc
-        if len(run) >= 2:
-            runs.append(tuple(run))
-    return runs
-
-
 def shown_words(placement, words, board: crossword.Board | None) -> list[tuple[str, int]]:
     """A play's words in capitals with its blanks in lower case ("QUiZ"), as players write them.
 
@@ -267,11 +250,12 @@ def shown_words(placement, words, board: crossword.Board | None) -> list[tuple[s
     shown = {}
     if board is not None:
         for row, col, _, _ in placement:
-            for run in _runs(board, row, col):
-                word = "".join(board.letter(r, c) for r, c in run)
-                shown.setdefault(word, "".join(
-                    board.letter(r, c) if board.is_blank(r, c) else board.letter(r, c).upper()
-                    for r, c in run))
+            for across in (True, False):
+                cells = crossword.word_through(board, row, col, across=across)
+                if len(cells) >= 2:
+                    word = "".join(letter for _, _, letter, _ in cells)
+                    shown.setdefault(word, "".join(letter if blank else letter.upper()
+                                                   for _, _, letter, blank in cells))
     return [(shown.get(word, word.upper()), points) for word, points in words]
 
 
@@ -368,7 +352,7 @@ def game_view(*, game: Game, viewer) -> GameView:
 
 
 def _squares(game: Game, board: crossword.Board, last: set) -> list[list[Square]]:
-    premiums = ENGINE_VARIANTS[game.variant].premiums
+    premiums = crossword.variant_named(game.variant).premiums
     rows = []
     for row in range(crossword.SIZE):
         line = []

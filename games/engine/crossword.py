@@ -470,6 +470,14 @@ def _word_through(board: Board, new: dict, row: int, col: int, across: bool):
     return cells
 
 
+def word_through(board: Board, row: int, col: int, *, across: bool) -> tuple[Tile, ...]:
+    """The tiles of the line through (row, col) along a direction, as placed on ``board``.
+
+    A single tile (or an empty square) is a line of one (or none); a word has two or more.
+    """
+    return tuple(cell[:4] for cell in _word_through(board, {}, row, col, across))
+
+
 def word_points(variant: Variant, cells, letter_mult, word_mult) -> int:
     """Points of one word: letters (new 2L/3L count), then its new word squares."""
     values = variant.letter_values

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from games.crosswords import selectors, services
 from games.crosswords.models import Game
-from games.engine import crossword_game, movegen
+from games.engine import crossword, crossword_game, movegen
 from lexicon.services import get_lexicon
 from tests.conftest import session_cookie_for
 
@@ -27,7 +27,7 @@ def signed_in(new_page, live_site, user):
 def seed_with_blank_opening() -> tuple[str, object]:
     """A seed whose opener holds a blank and has a best play using it."""
     lex = get_lexicon("common")
-    variant = selectors.ENGINE_VARIANTS["wordgrid"]
+    variant = crossword.VARIANTS["wordgrid"]
     for n in range(500):
         seed = f"e2e-{n}"
         game = crossword_game.new_game(variant, 2, seed, lex)

@@ -13,7 +13,7 @@ from accounts.models import Notification
 from games.crosswords import selectors, services
 from games.crosswords.models import Game, Move, Seat, Status
 from games.crosswords.services import Refused, deadlines
-from games.engine import movegen
+from games.engine import crossword, movegen
 
 DAY = 86400
 pytestmark = pytest.mark.django_db
@@ -76,7 +76,7 @@ def test_a_whole_game_is_played_to_the_end(make_user, variant, players):
     users = [make_user(n) for n in ("ann", "bob", "cy", "di")[:players]]
     ann = users[0]
     game = start(variant, users)
-    rack_size = selectors.ENGINE_VARIANTS[variant].rack_size
+    rack_size = crossword.VARIANTS[variant].rack_size
     swapped_when_small = False
     for _ in range(200):
         game.refresh_from_db()
@@ -200,7 +200,7 @@ def test_a_blank_is_played_with_its_declared_letter_and_scores_zero(make_user):
 
 def _opening_rack(variant, seed):
     from games.engine import crossword_game
-    game = crossword_game.new_game(selectors.ENGINE_VARIANTS[variant], 2, seed, None)
+    game = crossword_game.new_game(crossword.VARIANTS[variant], 2, seed, None)
     return game.racks[game.to_move]
 
 

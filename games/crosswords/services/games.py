@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
+from games.engine import crossword
 from games.ratings import selectors as ratings
 from games.ratings.pools import crossword_pool
 from lexicon.services import current_version
@@ -19,7 +20,7 @@ MIN_SECONDS_PER_MOVE = 10
 
 def _engine_variant(variant: str):
     try:
-        return selectors.ENGINE_VARIANTS[variant]
+        return crossword.variant_named(variant)
     except KeyError:
         raise Refused("Choose Word Grid or Wordgame.") from None
 
