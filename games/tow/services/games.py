@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
+from games import seating
 from games.engine import tow as engine
 from lexicon.services import current_version
 
@@ -73,34 +74,14 @@ def game_create(*, creator, seconds_per_move: int, invitees=(), open_seats: int 
 
 
 def _locked_waiting(game_id: int) -> Game:
-    try:
-        game = Game.objects.select_for_update().get(pk=game_id)
-    except Game.DoesNotExist:
-        raise Refused("No such game.", status=404) from None
-    if game.status != Status.WAITING:
-        raise Refused("This game has already started or was cancelled.", status=409)
-    return game
+    return seating.locked_waiting(Game, game_id)
 
 
 @transaction.atomic
 def game_accept(*, game_id: int, player) -> Game:
     """Accept an invitation, or take a free seat of an open seek."""
     game = _locked_waiting(game_id)
-    seats = list(game.seats.all())
-    mine = next((s for s in seats if s.user_id == player.pk), None)
-    if mine is not None:
-        if mine.accepted:
-            raise Refused("You have already joined this game.", status=409)
-        mine.accepted = True
-        mine.save(update_fields=["accepted"])
-    else:
-        free = next((s for s in seats if s.user_id is None), None)
-        if free is None or not game.is_open_seek or player.is_bot:
-            raise Refused("There is no seat for you in this game.", status=403)
-        free.user = player
-        free.accepted = True
-        free.save(update_fields=["user", "accepted"])
-    if all(s.user_id is not None and s.accepted for s in game.seats.all()):
+    if seating.take_seat(game, player):
         start(game, by=player)
     else:
         notifications.game_changed(game)
@@ -130,8 +111,7 @@ def start(game: Game, *, by) -> None:
 def game_decline(*, game_id: int, player) -> Game:
     """Decline an invitation: the game will not start and the others are told."""
     game = _locked_waiting(game_id)
-    if not game.seats.filter(user=player).exists():
-        raise Refused("You are not invited to this game.", status=403)
+    seating.check_invited(game, player)
     return _cancel(game, by=player)
 
 
@@ -139,18 +119,12 @@ def game_decline(*, game_id: int, player) -> Game:
 def game_cancel(*, game_id: int, player) -> Game:
     """The creator withdraws a game that has not started."""
     game = _locked_waiting(game_id)
-    if game.created_by_id != player.pk:
-        raise Refused("Only the player who created the game can withdraw it.", status=403)
+    seating.check_creator(game, player)
     return _cancel(game, by=player)
 
 
 def _cancel(game: Game, *, by) -> Game:
-    game.status = Status.CANCELLED
-    game.finished_at = timezone.now()
-    game.save(update_fields=["status", "finished_at"])
-    for seat in game.seats.exclude(user=None).exclude(user=by).select_related("user"):
-        if not seat.user.is_bot:
-            notifications.cancelled(game, user=seat.user, by=by)
+    seating.cancel_waiting(game, by=by, tell=notifications.cancelled)
     notifications.game_changed(game)
     return game
 
@@ -178,13 +152,9 @@ def game_rematch(*, game_id: int, player) -> Game:
         lexicon_version=current_version(game.lexicon_code), series=game.series,
         game_number=game.game_number + 1, rematch_of=game, ranked=game.ranked,
         seconds_per_move=game.seconds_per_move, created_by=player)
-    for seat in seats:
-        is_bot = seat.user is not None and seat.user.is_bot
-        Seat.objects.create(game=rematch, index=seat.index, user=seat.user,
-                            accepted=seat.user_id == player.pk or is_bot)
-        if seat.user_id != player.pk and not is_bot:
-            notifications.rematch_offer(rematch, user=seat.user, by=player)
+    everyone = seating.copy_seats(seats, rematch, Seat, asker=player,
+                                  offer=notifications.rematch_offer)
     notifications.game_changed(game)
-    if all(seat.accepted for seat in rematch.seats.all()):
+    if everyone:
         start(rematch, by=player)
     return rematch

@@ -69,6 +69,8 @@ def rematch_offer(game: Game, *, user, by) -> None:
 
 
 def cancelled(game: Game, *, user, by) -> None:
+    if user.is_bot:
+        return
     notify(user=user, kind="tow.cancelled",
            text=f"{_name(game)} will not start: {by.shown_name} declined or withdrew.",
            url=game.get_absolute_url())
