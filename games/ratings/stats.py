@@ -39,7 +39,7 @@ class PoolStats:
     wins: int = 0
     average_score: float | None = None
     streak: tuple[str, int] = ("", 0)  # ("won" or "lost" or "drew", how many in a row)
-    history: list[tuple] = field(default_factory=list)  # (finished_at, rating after)
+    history: list[tuple] = field(default_factory=list)  # (finished_at, rating): the start, then after each game
 
     @property
     def win_rate(self) -> int | None:
@@ -114,9 +114,12 @@ def pool_stats(user) -> list[PoolStats]:
             item.streak = _streak("won" if place == 1 and not shared else "drew" if place == 1 else "lost"
                                   for place, shared in recent)
     histories = defaultdict(list)
-    for pool, finished_at, after in (RatedPlayer.objects.filter(user=user, rating_after__isnull=False)
-                                     .order_by("result__pool", "result__seq")
-                                     .values_list("result__pool", "result__finished_at", "rating_after")):
+    for pool, finished_at, before, after in (
+            RatedPlayer.objects.filter(user=user, rating_after__isnull=False)
+            .order_by("result__pool", "result__seq")
+            .values_list("result__pool", "result__finished_at", "rating_before", "rating_after")):
+        if not histories[pool]:  # the line starts from the rating before the first game
+            histories[pool].append((finished_at, before))
         histories[pool].append((finished_at, after))
     for pool, points in histories.items():
         stats[pool].history = points

@@ -109,7 +109,7 @@ def test_profile_shows_ratings_chart_opponents_best_words_and_streak(client, mak
     assert "Highest-scoring hunt word" in page and "Longest hunt word" in page
     pools = {p.pool: p for p in stats.pool_stats(ann)}
     assert pools["rampage"].games == 2 and pools["rampage"].wins == 2 and pools["rampage"].streak == ("won", 2)
-    assert len(pools["rampage"].history) == 2
+    assert [rating for _, rating in pools["rampage"].history][0] == 1500 and len(pools["rampage"].history) == 3
 
 
 def test_crossword_game_over_and_lists_show_the_change(client, make_user):

@@ -46,7 +46,7 @@ def seeker_rating(game) -> dict:
 
 @register.inclusion_tag("ratings/_chart.html")
 def rating_chart(history: list[tuple], label: str = "Rating") -> dict:
-    """A server-drawn SVG line of the ratings after each rated game, oldest first."""
+    """A server-drawn SVG line of ``history``: (when, rating) from the start, oldest first."""
     if not history:
         return {"points": ""}
     ratings = [after for _, after in history]
@@ -65,7 +65,7 @@ def rating_chart(history: list[tuple], label: str = "Rating") -> dict:
     return {
         "points": points, "width": CHART_WIDTH, "height": CHART_HEIGHT, "label": label,
         "low": round(low), "high": round(high), "first": ratings[0], "last": ratings[-1],
-        "games": len(ratings), "peak": max(ratings), "last_x": last_x, "last_y": last_y,
+        "games": len(ratings) - 1, "peak": max(ratings), "last_x": last_x, "last_y": last_y,
         "first_at": history[0][0], "last_at": history[-1][0],
     }
 
