@@ -298,7 +298,8 @@ def _seat_table(pool: str, entries: list[QueueEntry], now: datetime) -> HuntTabl
     )
     for entry in entries[1:]:
         table_join(table_id=table.pk, user=entry.user)
-    round_start(table_id=table.pk, by=host, now=now)
+    # A long pass seats its last tables well after it began: their 3-2-1 starts now.
+    round_start(table_id=table.pk, by=host, now=max(now, timezone.now()))
     broadcasts.queue_matched([entry.user_id for entry in entries], table.get_absolute_url())
     return table
 
