@@ -453,7 +453,9 @@ def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None,
     leave_best = leaves.best_by_played if leaves is not None else None
     leave_of_value = leaves.value if leaves is not None else None
     placed: list = []  # (index in line, letter, is_blank) laid from the anchor rightwards
-    left_part: tuple = ()  # (letter, is_blank) laid on the free squares before the anchor
+    # The left part laid on the free squares before the anchor: its letters, and the
+    # tiles they took ("?" for a blank).
+    left_word = left_used = ""
     anchor = 0
 
     def record(end, start, main_points, multiplier, cross_points):
@@ -462,10 +464,11 @@ def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None,
         if end - start < min_length:
             return
         tiles_laid = placed
-        if left_part:
+        if left_word:
             tiles_laid = []
-            square = anchor - len(left_part)
-            for letter, blank in left_part:
+            square = anchor - len(left_word)
+            for letter, tile in zip(left_word, left_used):
+                blank = tile == BLANK
                 if not blank:
                     main_points += letter_values[letter] * lm[square]
                 multiplier = combine(multiplier, wm[square])
@@ -639,7 +642,7 @@ def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None,
     is_anchor = data.is_anchor
 
     def search(at: int, size_floor: list | None = None) -> None:
-        nonlocal anchor, left_part
+        nonlocal anchor, left_word, left_used
         anchor = at
         if anchor > 0 and tiles[anchor - 1] is not None:
             start = anchor - 1
@@ -647,7 +650,7 @@ def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None,
                 start -= 1
             node = _walk(root, tiles[start:anchor])
             if node is not None:
-                left_part = ()
+                left_word = left_used = ""
                 extend(anchor, node, sum(tile_values[start:anchor]), 1, 0, start, 0)
             return
         limit = 0
@@ -684,8 +687,8 @@ def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None,
             for letter, points in letters_here:
                 entries = index[letter]
                 main_points = letter_values[letter] * lm[anchor] + run_points[anchor]
-                # left_part is the nonlocal that record reads.
-                for child, left_part, used, own, blank_ok in entries:  # noqa: B007
+                # left_word and left_used are the nonlocals that record reads.
+                for child, left_word, left_used, own, blank_ok in entries:  # noqa: B007
                     for tile in run:
                         k = child[0].find(tile)
                         if k < 0:
@@ -696,7 +699,7 @@ def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None,
                                 after_checks is not None
                                 and after_checks.keys().isdisjoint(child[0]))):
                             continue
-                        for tile in used:
+                        for tile in left_used:
                             counts[tile] -= 1
                         if own:
                             counts[letter] -= 1
@@ -711,9 +714,9 @@ def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None,
                                    blank_points_here, start, size + 1)
                             placed.pop()
                             counts[BLANK] += 1
-                        for tile in used:
+                        for tile in left_used:
                             counts[tile] += 1
-        left_part = ()
+        left_word = left_used = ""
 
     return search
 
@@ -722,9 +725,9 @@ class _LeftParts:
     """Every DAWG prefix the rack can spell, indexed for anchors.
 
     ``upto(longest)[size][letter]`` lists the left parts of ``size`` letters that a
-    word can continue with ``letter``, as (node after that letter, ((letter, is_blank),
-    ...) of the left part, tiles it uses, letter still on the rack, blank still on the
-    rack). With ``every_way`` a letter is spelled with its own tile and with a blank;
+    word can continue with ``letter``, as (node after that letter, the left part's
+    letters, the tiles they take ("?" for a blank), letter still on the rack, blank
+    still on the rack). With ``every_way`` a letter is spelled with its own tile and with a blank;
     without, with its own tile while one is left, else a blank (see ``_searcher``).
     The same index serves every anchor of every line; it is built again, longer, only
     if an anchor needs left parts longer than it holds.
@@ -742,13 +745,11 @@ class _LeftParts:
         counts, every_way = self.counts, self.every_way
         by_size = [{letter: [] for letter in "abcdefghijklmnopqrstuvwxyz"}
                    for _ in range(longest + 1)]
-        spelled: list = []
-        used: list = []
 
-        def grow(node, size):
+        def grow(node, size, word, used):
+            # ``word``: the left part's letters; ``used``: the tiles it took ("?" for
+            # a blank), one per letter.
             index = by_size[size]
-            left_part = tuple(spelled)
-            tiles_used = tuple(used)
             blanks = counts[BLANK]
             blank_ok = blanks > 0
             deeper = size < longest
@@ -756,35 +757,23 @@ class _LeftParts:
             for letter, child in zip(node[0], node[1]):
                 own = counts[letter]
                 if own:
-                    index[letter].append((child, left_part, tiles_used, True, blank_ok))
+                    index[letter].append((child, word, used, True, blank_ok))
                     if deeper:
                         counts[letter] = own - 1
-                        spelled.append((letter, False))
-                        used.append(letter)
-                        grow(child, size)
-                        used.pop()
-                        spelled.pop()
+                        grow(child, size, word + letter, used + letter)
                         counts[letter] = own
                         if blanks and every_way:
                             counts[BLANK] = blanks - 1
-                            spelled.append((letter, True))
-                            used.append(BLANK)
-                            grow(child, size)
-                            used.pop()
-                            spelled.pop()
+                            grow(child, size, word + letter, used + BLANK)
                             counts[BLANK] = blanks
                 elif blanks:
-                    index[letter].append((child, left_part, tiles_used, False, True))
+                    index[letter].append((child, word, used, False, True))
                     if deeper:
                         counts[BLANK] = blanks - 1
-                        spelled.append((letter, True))
-                        used.append(BLANK)
-                        grow(child, size)
-                        used.pop()
-                        spelled.pop()
+                        grow(child, size, word + letter, used + BLANK)
                         counts[BLANK] = blanks
 
-        grow(self.root, 0)
+        grow(self.root, 0, "", "")
         self.by_size = by_size
         return by_size
 
