@@ -1,3 +1,11 @@
+"""Celery tasks of accounts: emails, the presence sweep, the health check's ping.
+
+Emails are the one kind of task no sweep redoes: queued after the commit that asks for
+one, an email is lost if Redis restarts before a worker takes it (the in-site
+notification is stored anyway, and a password reset can be asked for again). Everything
+scheduled follows the pattern in ``config.celery``.
+"""
+
 from celery import shared_task
 from django.conf import settings
 from django.core.mail import send_mail

@@ -1,4 +1,8 @@
-"""Celery tasks of crossword games: thin, idempotent calls into the services."""
+"""Celery tasks of crossword games: thin, idempotent calls into the services.
+
+No task needs its message to survive: deadlines, reminders and bot turns are stored on
+the game and the sweeps redo whatever is overdue (the pattern is in ``config.celery``).
+"""
 
 from __future__ import annotations
 
