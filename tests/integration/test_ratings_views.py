@@ -143,3 +143,17 @@ def test_profile_of_a_new_player_says_no_games(client, make_user):
     make_user("newbie")
     page = client.get(reverse("profile", args=["newbie"])).content.decode()
     assert "Ratings and statistics" in page and "No finished games yet." in page
+
+
+def test_the_admin_lists_ratings_and_results_read_only(client, make_user):
+    """Staff see ratings and results in the admin but cannot change them there."""
+    admin = make_user("boss", is_staff=True, is_superuser=True)
+    ann, bob = make_user("ann"), make_user("bob")
+    result = services.result_record(pool="rampage", kind="hunt", object_id=5,
+                                    finishes=[services.Finish(ann.pk, 1), services.Finish(bob.pk, 2)])
+    services.ratings_apply(pool="rampage")
+    client.force_login(admin)
+    assert ">ann<" in client.get("/admin/ratings/rating/").content.decode()
+    page = client.get(f"/admin/ratings/ratedresult/{result.pk}/change/")
+    assert page.status_code == 200 and "bob" in page.content.decode()
+    assert client.post(f"/admin/ratings/ratedresult/{result.pk}/delete/", {"post": "yes"}).status_code == 403
