@@ -57,7 +57,6 @@ from games.engine.tiles import BLANK
 
 # A DAWG node is a tuple (letters, children, is_word): ``letters`` the str of letters
 # that continue a word from it, ``children`` the nodes they lead to, in the same order.
-LETTERS, CHILDREN, IS_WORD = 0, 1, 2
 
 _DAWGS: WeakKeyDictionary[object, tuple] = WeakKeyDictionary()
 _NO_PLAY = float("-inf")
@@ -355,11 +354,6 @@ def _line_squares(line: int, across: bool) -> list[int]:
     if across:
         return [line * SIZE + i for i in range(SIZE)]
     return [i * SIZE + line for i in range(SIZE)]
-
-
-def _same_line(a: int, b: int, step: int) -> bool:
-    # A step of 1 runs along a row and must not wrap onto the next one.
-    return step != 1 or a // SIZE == b // SIZE
 
 
 # -- collecting plays --------------------------------------------------------------------
