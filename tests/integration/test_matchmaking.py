@@ -104,6 +104,7 @@ def test_joining_while_in_a_ranked_round_is_refused_and_after_it_leaves_the_tabl
     ann, bob = queue(make_user, "rampage", 1500, 1500, waited=10)
     matchmaking.match_pool(pool="rampage")
     table = table_of(ann)
+    assert matchmaking.queue_status(ann) == {"state": "playing", "table_id": table.pk, "url": f"/hunts/{table.pk}/"}
     with pytest.raises(services.HuntError, match=f"seated at ranked table {table.pk}"):
         services.queue_join(user=ann, pool="classic4")
     game_round = HuntRound.objects.get(table=table)
