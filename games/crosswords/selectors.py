@@ -387,13 +387,9 @@ def preview(*, game: Game, player, placement, move_count: int | None = None) -> 
     result = {"legal": False, "offered": offered, "score": None, "words": []}
     if not placement:
         result["reason"] = "Place tiles on the board."
-    elif state.to_move != seat:
-        result["reason"] = "Not your turn."
-    elif not Counter("?" if blank else letter for _, _, letter, blank in placement) <= Counter(
-            state.racks[seat]):
-        result["reason"] = "Those tiles are not on your rack."
     else:
         try:
+            state.check(engine.Move.place(seat, placement))
             play = crossword.evaluate(state.board, placement, state.variant, state.lexicon)
         except IllegalPlay as refused:
             result["reason"] = refused.reason[:1].upper() + refused.reason[1:] + "."

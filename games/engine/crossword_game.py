@@ -209,16 +209,35 @@ class Game:
 
     # -- moving --------------------------------------------------------------------
 
-    def apply(self, move: Move) -> Game:
-        """Return the game after ``move``; raise IllegalPlay if the move is refused."""
+    def check(self, move: Move) -> None:
+        """Raise IllegalPlay if ``move`` may not be made now, before the board is looked at.
+
+        The game must go on, the seat be in play and, except to resign or forfeit, have
+        the turn and hold the tiles it places or swaps. ``apply`` checks these first;
+        whether a placement makes words is :func:`crossword.evaluate`'s to say.
+        """
         if self.is_over:
             raise IllegalPlay("the game is over")
         if not 0 <= move.seat < self.players or not self.in_play[move.seat]:
             raise IllegalPlay("that seat is not in the game")
         if move.kind in (RESIGN, FORFEIT):
-            return self._leave(move)
+            return
         if move.seat != self.to_move:
             raise IllegalPlay("not your turn")
+        if move.kind == PLACE:
+            tiles = ["?" if blank else letter for _, _, letter, blank in move.placement]
+        elif move.kind == SWAP:
+            tiles = list(move.tiles)
+        else:
+            return
+        if _take(self.racks[move.seat], tiles) is None:
+            raise IllegalPlay("those tiles are not on your rack")
+
+    def apply(self, move: Move) -> Game:
+        """Return the game after ``move``; raise IllegalPlay if the move is refused."""
+        self.check(move)
+        if move.kind in (RESIGN, FORFEIT):
+            return self._leave(move)
         if move.kind == PLACE:
             return self._place(move)
         if move.kind == SWAP:
@@ -230,9 +249,7 @@ class Game:
     def _place(self, move: Move) -> Game:
         rack = self.racks[move.seat]
         needed = ["?" if blank else letter for _, _, letter, blank in move.placement]
-        remaining = _take(rack, needed)
-        if remaining is None:
-            raise IllegalPlay("those tiles are not on your rack")
+        remaining = _take(rack, needed)  # check() made sure the rack holds them
         play = evaluate(self.board, move.placement, self.variant, self.lexicon)
         drawn = min(self.variant.rack_size - len(remaining), len(self.bag))
         new_rack = "".join(sorted(remaining + "".join(self.bag[:drawn])))
@@ -245,9 +262,7 @@ class Game:
             raise IllegalPlay("choose the tiles to swap")
         if len(move.tiles) > len(self.bag):
             raise IllegalPlay(f"the bag holds only {len(self.bag)} tiles")
-        remaining = _take(self.racks[move.seat], move.tiles)
-        if remaining is None:
-            raise IllegalPlay("those tiles are not on your rack")
+        remaining = _take(self.racks[move.seat], move.tiles)  # check() made sure the rack holds them
         bag = _shuffled(self.bag + tuple(move.tiles), self.seed, len(self.turns))
         count = len(move.tiles)
         new_rack = "".join(sorted(remaining + "".join(bag[:count])))

@@ -223,9 +223,9 @@ def _unchanged(game):
 def test_playing_out_of_turn_is_refused(duel):
     """A move by the player who is not to move is refused and changes nothing."""
     game, mover, other, play = duel
-    with pytest.raises(Refused, match="not your turn"):
+    with pytest.raises(Refused, match="Not your turn"):
         services.game_play(game_id=game.pk, player=other, placement=play.placement, move_count=0)
-    with pytest.raises(Refused, match="not your turn"):
+    with pytest.raises(Refused, match="Not your turn"):
         services.game_pass(game_id=game.pk, player=other, move_count=0)
     assert _unchanged(game)
 

@@ -23,6 +23,11 @@ STALE = "The game has moved on since this page was loaded; the board has been re
 LEFT = {MoveKind.RESIGN: "resigned", MoveKind.FORFEIT: "forfeited"}
 
 
+def _sentence(reason: str) -> str:
+    """The engine's reason ("not your turn") as a sentence for the player."""
+    return reason[:1].upper() + reason[1:] + "."
+
+
 def _locked(game_id: int) -> Game:
     try:
         return Game.objects.select_for_update().get(pk=game_id)
@@ -48,16 +53,19 @@ def _apply(game: Game, move: engine.Move, *, move_count: int | None, reason: str
         raise Refused(STALE, status=409)
     moves = list(game.moves.order_by("number"))
     before = selectors.engine_state(game, moves=moves)
+    try:
+        before.check(move)
+    except IllegalPlay as refused:
+        # The turn, the rack or the game moved on since the page was drawn.
+        raise Refused(_sentence(refused.reason), status=409) from None
     if move.kind in (engine.PLACE, engine.SWAP, engine.PASS):
-        if move.seat != before.to_move:
-            raise Refused("It is not your turn.", status=409)
         # The clock is the server's: a move after the deadline waits for the forfeit.
         if game.deadline is not None and game.deadline <= (now or timezone.now()):
             raise Refused("Your time for this move has run out.", status=409)
     try:
         after = before.apply(move)
     except IllegalPlay as refused:
-        raise Refused(refused.reason[:1].upper() + refused.reason[1:] + ".") from None
+        raise Refused(_sentence(refused.reason)) from None
     turn = after.turns[-1]
     stored = Move.objects.create(
         game=game, number=game.move_count, seat=move.seat, kind=move.kind,
