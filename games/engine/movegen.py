@@ -511,21 +511,22 @@ def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None,
         if count == rack_size and doubles:
             multiplier *= 2
         losses = []
-        needed: dict = {}
-        all_real = score
-        for square, letter, blank in tiles_laid:
+        for square, letter, _ in tiles_laid:
             loss = letter_values[letter] * lm[square] * multiplier
             checks = cross[square]
             if checks is not None:
                 loss += checks[letter] - blank_points[square]
             losses.append(loss)
-            if blank:
-                needed[letter] = needed.get(letter, 0) + 1
-                all_real += loss
         # No way of laying the blanks scores more than all real tiles would.
+        all_real = score + sum([loss for loss, (_, _, blank) in zip(losses, tiles_laid)
+                                if blank])
         floor = out.floor
         if all_real + (0 if leaves is None else leave_best[count]) < floor:
             return
+        needed: dict = {}
+        for _, letter, blank in tiles_laid:
+            if blank:
+                needed[letter] = needed.get(letter, 0) + 1
         forced = sum(needed.values())
         spare = counts[BLANK]
         for size in range(forced, forced + spare + 1):
