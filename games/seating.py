@@ -20,8 +20,8 @@ from collections.abc import Callable
 from django.db import transaction
 from django.utils import timezone
 
+from config.errors import Refused
 from games.crosswords.models import Status
-from games.crosswords.services.errors import Refused
 
 
 def locked_waiting(model, game_id: int):

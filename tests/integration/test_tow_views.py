@@ -17,6 +17,7 @@ DAY = 86400
 def duel(make_user, words="en"):
     ann, bob = make_user("ann"), make_user("bob")
     game = services.game_create(creator=ann, seconds_per_move=DAY, invitees=[bob], words=words)
+    Game.objects.filter(pk=game.pk).update(seed="tow-views-1")
     services.game_accept(game_id=game.pk, player=bob)
     game.refresh_from_db()
     mover = ann if game.seats.get(index=game.to_move).user == ann else bob

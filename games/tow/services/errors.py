@@ -1,5 +1,5 @@
-"""TOW services refuse with Word Grid's one refusal type (a reason and an HTTP status)."""
+"""TOW services refuse with the site's one refusal type (a reason and an HTTP status)."""
 
-from games.crosswords.services.errors import Refused
+from config.errors import Refused
 
 __all__ = ["Refused"]
