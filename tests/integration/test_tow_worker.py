@@ -5,11 +5,14 @@ from __future__ import annotations
 import time
 from datetime import timedelta
 
+import pytest
 from django.utils import timezone
 
 from games.engine import tow as engine
 from games.tow import selectors, services, tasks
 from games.tow.models import Game, Move, Seat, Status
+
+pytestmark = pytest.mark.worker
 
 
 def wait_for(condition, seconds=25):
