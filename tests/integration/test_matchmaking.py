@@ -353,3 +353,36 @@ def test_a_pass_dying_midway_loses_nobody_and_seats_nobody_twice(make_user):
     assert len(report.tables) == 1
     for player in players:
         assert len(seated(player)) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_joining_the_queue_and_sitting_at_a_ranked_table_at_once(make_user):
+    """The two ways into ranked play lock the player's row: a ranked seat taken while the
+    queue join is still deciding waits for it and is refused, never both."""
+    ann, bob = make_user("ann"), make_user("bob")
+    table = services.table_create(host=bob, ranked=True)
+    real_rating = matchmaking.ratings.player_rating
+    deciding = threading.Event()
+    outcome = {}
+
+    def slow_rating(*args, **kwargs):
+        deciding.set()
+        time.sleep(0.5)  # queue_join holds ann's row meanwhile
+        return real_rating(*args, **kwargs)
+
+    def join():
+        try:
+            with mock.patch.object(matchmaking.ratings, "player_rating", slow_rating):
+                services.queue_join(user=ann, pool="rampage")
+            outcome["queue"] = "joined"
+        finally:
+            connection.close()
+
+    joiner = threading.Thread(target=join)
+    joiner.start()
+    assert deciding.wait(10)
+    with pytest.raises(services.HuntError, match="waiting in the Word Rampage ranked queue"):
+        services.table_join(table_id=table.pk, user=ann)
+    joiner.join()
+    assert outcome == {"queue": "joined"}
+    assert seated(ann) == []

@@ -62,7 +62,7 @@ def _check_pool(pool) -> str:
 
 
 def _lock_user(user) -> None:
-    User.objects.select_for_update().filter(pk=user.pk).exists()
+    list(User.objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True))
 
 
 def _open_ranked_seats(user, exclude_table_id: int | None = None):
