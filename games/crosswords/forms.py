@@ -8,6 +8,8 @@ import re
 from django import forms
 from django.contrib.auth import get_user_model
 
+from config import durations
+
 from .models import DAYS_PER_MOVE, LIVE_MINUTES_PER_MOVE, BotStrength, Variant
 
 MAX_TILES = 8  # Wordgame's rack; the engine checks the rest
@@ -19,8 +21,8 @@ _LETTER = re.compile(r"[a-z]")
 
 
 BOT_CHOICES = [("", "None")] + list(BotStrength.choices)
-TIME_CHOICES = ([(d * DAY, f"{d} day{'s' if d > 1 else ''}") for d in DAYS_PER_MOVE]
-                + [(m * 60, f"{m} minutes (live)") for m in LIVE_MINUTES_PER_MOVE])
+TIME_CHOICES = ([(d * DAY, durations.spoken(d * DAY)) for d in DAYS_PER_MOVE]
+                + [(m * 60, f"{durations.spoken(m * 60)} (live)") for m in LIVE_MINUTES_PER_MOVE])
 
 
 class PlayBotForm(forms.Form):
@@ -40,8 +42,7 @@ class NewGameForm(forms.Form):
                                 widget=forms.RadioSelect)
     seconds_per_move = forms.TypedChoiceField(
         label="Time per move", coerce=int, initial=3 * DAY,
-        choices=[(d * DAY, f"{d} day{'s' if d > 1 else ''}") for d in DAYS_PER_MOVE]
-        + [(m * 60, f"{m} minutes (live)") for m in LIVE_MINUTES_PER_MOVE])
+        choices=TIME_CHOICES)
     invitees = forms.CharField(
         label="Invite players", required=False, max_length=200,
         help_text="Usernames, separated by commas or spaces (up to 3 for Word Grid, 1 for Wordgame).")

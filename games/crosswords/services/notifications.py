@@ -13,6 +13,7 @@ from django.conf import settings
 from django.db import transaction
 
 from accounts.services import notify
+from config import durations
 from config.realtime import broadcast_on_commit
 
 from ..models import Game, Status
@@ -30,17 +31,6 @@ def _link(game: Game) -> str:
 def _live(game: Game) -> bool:
     """A live game's turns pass in minutes: an email would arrive after the turn."""
     return game.seconds_per_move <= LIVE_DEADLINE_SECONDS
-
-
-def _human(duration: timedelta) -> str:
-    seconds = max(0, int(duration.total_seconds()))
-    if seconds >= 2 * 86400:
-        return f"{seconds // 86400} days"
-    if seconds >= 7200:
-        return f"{seconds // 3600} hours"
-    if seconds >= 120:
-        return f"{seconds // 60} minutes"
-    return f"{seconds} seconds"
 
 
 def game_changed(game: Game) -> None:
@@ -96,7 +86,7 @@ def your_turn(game: Game, *, user, news: str = "") -> None:
 
         queue_turn(game)
         return
-    left = _human(timedelta(seconds=game.seconds_per_move))
+    left = durations.spoken(timedelta(seconds=game.seconds_per_move))
     lead = f"{news}; your" if news else "Your"
     notify(user=user, kind="crossword.turn", text=f"{lead} turn in {_name(game)}.",
            url=game.get_absolute_url(),
@@ -107,9 +97,9 @@ def your_turn(game: Game, *, user, news: str = "") -> None:
 
 def reminder(game: Game, *, user, left: timedelta) -> None:
     notify(user=user, kind="crossword.reminder",
-           text=f"{_human(left)} left to move in {_name(game)}.", url=game.get_absolute_url(),
+           text=f"{durations.spoken(left)} left to move in {_name(game)}.", url=game.get_absolute_url(),
            email_subject=None if _live(game) else f"Reminder: your move in {_name(game)}",
-           email_body=(f"You have {_human(left)} left to move in {_name(game)}; after that "
+           email_body=(f"You have {durations.spoken(left)} left to move in {_name(game)}; after that "
                        f"you forfeit the game.\n\nOpen the game: {_link(game)}\n"))
 
 

@@ -2,34 +2,23 @@
 
 from django import template
 
+from config import durations
+
 register = template.Library()
 
 
 @register.filter
 def time_left(seconds) -> str:
-    """Seconds as "2 d 5 h", "3 h 10 min", "4 min 5 s"."""
+    """Seconds as "2 d 5 h", "3 h 10 min", "4 min 5 s" (``config.durations.short``)."""
     if seconds is None:
         return ""
-    seconds = max(0, int(seconds))
-    days, rest = divmod(seconds, 86400)
-    hours, rest = divmod(rest, 3600)
-    minutes, secs = divmod(rest, 60)
-    if days:
-        return f"{days} d {hours} h"
-    if hours:
-        return f"{hours} h {minutes} min"
-    if minutes:
-        return f"{minutes} min {secs} s"
-    return f"{secs} s"
+    return durations.short(seconds)
 
 
 @register.filter
 def days(seconds) -> str:
-    seconds = int(seconds)
-    if seconds % 86400 == 0:
-        n = seconds // 86400
-        return f"{n} day{'s' if n != 1 else ''}"
-    return time_left(seconds)
+    """A time per move as said: "3 days", "5 minutes" (``config.durations.spoken``)."""
+    return durations.spoken(int(seconds))
 
 
 @register.simple_tag

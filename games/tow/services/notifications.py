@@ -13,6 +13,7 @@ from django.conf import settings
 from django.db import transaction
 
 from accounts.services import notify
+from config import durations
 from config.realtime import broadcast_on_commit
 
 from ..models import Game
@@ -34,21 +35,8 @@ def _live(game: Game) -> bool:
     return game.seconds_per_move <= LIVE_DEADLINE_SECONDS
 
 
-def human(duration: timedelta) -> str:
-    """A duration as people say it: "3 days", "5 hours", "12 minutes", "40 seconds"."""
-    seconds = max(0, int(duration.total_seconds()))
-    if seconds >= 2 * 86400:
-        return f"{seconds // 86400} days"
-    if seconds >= 7200:
-        return f"{seconds // 3600} hours"
-    if seconds >= 120:
-        return f"{seconds // 60} minutes"
-    return f"{seconds} seconds"
-
-
 def game_changed(game: Game) -> None:
-    broadcast_on_commit(game.group_name, {
-        "type": "game.moved", "move_count": game.move_count, "status": game.status})
+    broadcast_on_commit(game.group_name, {"type": "game.moved", "move_count": game.move_count, "status": game.status})
 
 
 def _email(game: Game, subject: str, body: str) -> dict:
@@ -59,27 +47,38 @@ def _email(game: Game, subject: str, body: str) -> dict:
 
 def invitation(game: Game, *, user, by) -> None:
     text = f"{by.shown_name} invites you to a TOW game ({_name(game)})."
-    notify(user=user, kind="tow.invitation", text=text, url=game.get_absolute_url(),
-           **_email(game, "TOW invitation", text))
+    notify(
+        user=user, kind="tow.invitation", text=text, url=game.get_absolute_url(), **_email(game, "TOW invitation", text)
+    )
 
 
 def rematch_offer(game: Game, *, user, by) -> None:
-    notify(user=user, kind="tow.rematch", text=f"{by.shown_name} offers a rematch: {_name(game)}.",
-           url=game.get_absolute_url())
+    notify(
+        user=user,
+        kind="tow.rematch",
+        text=f"{by.shown_name} offers a rematch: {_name(game)}.",
+        url=game.get_absolute_url(),
+    )
 
 
 def cancelled(game: Game, *, user, by) -> None:
     if user.is_bot:
         return
-    notify(user=user, kind="tow.cancelled",
-           text=f"{_name(game)} will not start: {by.shown_name} declined or withdrew.",
-           url=game.get_absolute_url())
+    notify(
+        user=user,
+        kind="tow.cancelled",
+        text=f"{_name(game)} will not start: {by.shown_name} declined or withdrew.",
+        url=game.get_absolute_url(),
+    )
 
 
 def started(game: Game, *, user, to_move) -> None:
-    notify(user=user, kind="tow.started",
-           text=f"{_name(game)} has started: {to_move.shown_name} won the draw and moves first.",
-           url=game.get_absolute_url())
+    notify(
+        user=user,
+        kind="tow.started",
+        text=f"{_name(game)} has started: {to_move.shown_name} won the draw and moves first.",
+        url=game.get_absolute_url(),
+    )
 
 
 def your_turn(game: Game, *, user, news: str = "") -> None:
@@ -91,9 +90,17 @@ def your_turn(game: Game, *, user, news: str = "") -> None:
         return
     lead = f"{news}; your" if news else "Your"
     text = f"{lead} turn in {_name(game)}."
-    notify(user=user, kind="tow.turn", text=text, url=game.get_absolute_url(),
-           **_email(game, f"Your turn in {_name(game)}",
-                    f"{text} You have {human(timedelta(seconds=game.seconds_per_move))} to move."))
+    notify(
+        user=user,
+        kind="tow.turn",
+        text=text,
+        url=game.get_absolute_url(),
+        **_email(
+            game,
+            f"Your turn in {_name(game)}",
+            f"{text} You have {durations.spoken(timedelta(seconds=game.seconds_per_move))} to move.",
+        ),
+    )
 
 
 def vote_needed(game: Game, *, user, by, words) -> None:
@@ -105,8 +112,13 @@ def vote_needed(game: Game, *, user, by, words) -> None:
         return
     shown = ", ".join(w.upper() for w in words)
     text = f"{by.shown_name} played {shown} in {_name(game)}: not in the word list. Your vote?"
-    notify(user=user, kind="tow.vote", text=text, url=game.get_absolute_url(),
-           **_email(game, f"Your vote in {_name(game)}", text))
+    notify(
+        user=user,
+        kind="tow.vote",
+        text=text,
+        url=game.get_absolute_url(),
+        **_email(game, f"Your vote in {_name(game)}", text),
+    )
 
 
 def vote_result(game: Game, *, user, accepted: bool, words) -> None:
@@ -125,23 +137,33 @@ def vote_result(game: Game, *, user, accepted: bool, words) -> None:
 
 
 def reminder(game: Game, *, user, left: timedelta) -> None:
-    text = f"{human(left)} left to move in {_name(game)}."
-    notify(user=user, kind="tow.reminder", text=text, url=game.get_absolute_url(),
-           **_email(game, f"Reminder: your move in {_name(game)}",
-                    f"{text} After that you forfeit the game."))
+    text = f"{durations.spoken(left)} left to move in {_name(game)}."
+    notify(
+        user=user,
+        kind="tow.reminder",
+        text=text,
+        url=game.get_absolute_url(),
+        **_email(game, f"Reminder: your move in {_name(game)}", f"{text} After that you forfeit the game."),
+    )
 
 
 def forfeited(game: Game, *, user, reason: str) -> None:
-    notify(user=user, kind="tow.forfeit", text=f"You forfeited {_name(game)}: you {reason}.",
-           url=game.get_absolute_url())
+    notify(
+        user=user, kind="tow.forfeit", text=f"You forfeited {_name(game)}: you {reason}.", url=game.get_absolute_url()
+    )
 
 
 def game_over(game: Game, *, user, result: str) -> None:
     if user.is_bot:
         return
     text = f"{_name(game)} is over: {result}"
-    notify(user=user, kind="tow.over", text=text, url=game.get_absolute_url(),
-           **_email(game, f"{_name(game)} is over", text))
+    notify(
+        user=user,
+        kind="tow.over",
+        text=text,
+        url=game.get_absolute_url(),
+        **_email(game, f"{_name(game)} is over", text),
+    )
 
 
 def deadline_set(game: Game) -> None:
