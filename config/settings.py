@@ -171,6 +171,13 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
+# A test run on a Redis it did not start (TEST_REDIS_URL, or REDIS_URL when running
+# pytest by hand) keeps to a queue and cache keys of its own, so it need not empty that
+# Redis and never runs a task that an earlier run left queued there (tests/services.py).
+TEST_RUN = env.str("WORDFALL_TEST_RUN", default="") if TESTING else ""
+if TEST_RUN:
+    CELERY_TASK_DEFAULT_QUEUE = f"wf-test-{TEST_RUN}"
+    CACHES["default"]["KEY_PREFIX"] = f"wf-test-{TEST_RUN}"
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # Each app adds its periodic tasks here; tasks are idempotent, so a late or doubled
 # beat tick is harmless.

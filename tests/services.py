@@ -24,6 +24,7 @@ from __future__ import annotations
 import glob
 import os
 import pwd
+import secrets
 import shutil
 import signal
 import socket
@@ -320,6 +321,9 @@ def choose_services(environ: dict[str, str] | os._Environ = os.environ) -> None:
         _started.append(server)
         server.start()
         environ["REDIS_URL"] = _owned_redis_url = server.url
+    else:
+        # Someone else's Redis: this run's queue and cache keys are its own (settings.py).
+        environ.setdefault("WORDFALL_TEST_RUN", secrets.token_hex(4))
 
 
 def stop_services() -> None:
