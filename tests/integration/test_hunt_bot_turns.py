@@ -116,3 +116,82 @@ def test_two_deliveries_at_once_play_one_turn(bot_round):
     assert FoundWord.objects.filter(round=game_round).count() == 1
     seat.refresh_from_db()
     assert seat.bot_turn == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_bot_turn_racing_a_person_for_the_same_word_does_not_deadlock(bot_round):
+    """Ann's word is inserted but not yet committed when the bot goes for the same word.
+
+    The bot waits for Ann's transaction; Ann's commit then checks her word's foreign key
+    on the round. Had the bot locked the round's row, each would wait for the other and
+    PostgreSQL would abort one. Ann keeps her word and the bot is told it is taken.
+    """
+    from django.db import transaction
+
+    from games.hunts.services import bots
+    from games.hunts.services.rounds import _round_lock
+
+    game_round, seat = bot_round
+    ann_id = game_round.table.host_id
+    plan = bots._plan(game_round.pk, game_round.board, game_round.game, game_round.lexicon_code,
+                      game_round.lexicon_version, game_round.min_length, game_round.seed,
+                      seat.bot_strength, seat.user_id)
+    word = plan[0]
+    path = ",".join(str(r * game_round.size + c) for r, c in hunt_path(game_round, word))
+    inserted, bot_done, errors = threading.Event(), threading.Event(), []
+
+    def ann_submits():
+        try:
+            with transaction.atomic():
+                _round_lock(game_round.pk, shared=True)
+                FoundWord.objects.create(round=game_round, user_id=ann_id, word=word, path=path, points=1,
+                                         exclusive=True, found_at=seat.bot_next_turn_at)
+                inserted.set()
+                # Commit only once the bot is waiting on this transaction.
+                wait_for_a_blocked_session()
+        except Exception as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+        finally:
+            connection.close()
+
+    def bot_plays():
+        try:
+            inserted.wait(10)
+            bot_play(round_id=game_round.pk, user_id=seat.user_id, turn=0, now=seat.bot_next_turn_at)
+        except Exception as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+        finally:
+            bot_done.set()
+            connection.close()
+
+    threads = [threading.Thread(target=ann_submits), threading.Thread(target=bot_plays)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert errors == []
+    assert list(FoundWord.objects.filter(round=game_round).values_list("user_id", "word")) == [(ann_id, word)]
+    seat.refresh_from_db()
+    assert seat.bot_turn == 1
+
+
+def hunt_path(game_round, word):
+    from games.engine import hunt
+
+    return hunt.find_path(hunt.Board.from_text(game_round.board), word)
+
+
+def wait_for_a_blocked_session(seconds: float = 10) -> None:
+    """Return once another session of this database waits for a lock (or after ``seconds``)."""
+    import time
+
+    from django.db import connections
+
+    with connections["default"].cursor() as cursor:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                           "AND wait_event_type = 'Lock'")
+            if cursor.fetchone()[0]:
+                return
+            time.sleep(0.05)

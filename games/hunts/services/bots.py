@@ -97,9 +97,12 @@ def bot_play(*, round_id: int, user_id: int, turn: int | None = None, now: datet
     now = now or timezone.now()
     with transaction.atomic():
         # The round's lock before the seat's, in round_end's order, so the two never
-        # wait for each other in a circle.
+        # wait for each other in a circle. Only the seat's row is locked (of=self): a lock
+        # on the round's row would block the deferred foreign-key check of a person's
+        # word committing at the same moment, while the bot waits for that word's
+        # transaction (the same word), and PostgreSQL would abort one of them.
         _round_lock(round_id, shared=True)
-        player = (RoundPlayer.objects.select_for_update().select_related("round")
+        player = (RoundPlayer.objects.select_for_update(of=("self",)).select_related("round")
                   .filter(round_id=round_id, user_id=user_id).exclude(bot_strength="").first())
         if player is None or player.bot_next_turn_at is None:
             return None
