@@ -49,11 +49,15 @@ def main(argv: list[str]) -> int:
     print(f"{games} bot games, {len(positions)} plays checked")
     print(f"evaluate: median {statistics.median(evaluate) * ms:.3f} ms, max {max(evaluate) * ms:.2f} ms")
     print(f"paths: median {statistics.median(paths) * ms:.3f} ms, max {max(paths) * ms:.2f} ms")
-    print(f"bot turn (best_play, budget {tow.FIND_BUDGET}): median {statistics.median(bot_turns):.2f} s, "
-          f"max {max(bot_turns):.2f} s")
+    print(
+        f"bot turn (best_play, budget {tow.FIND_BUDGET}): median {statistics.median(bot_turns):.2f} s, "
+        f"max {max(bot_turns):.2f} s"
+    )
     per_move = [seconds / count for seconds, count in replays if count]
-    print(f"replay: median {statistics.median(per_move) * ms:.2f} ms per move "
-          f"(a {max(c for _, c in replays)}-move game in {max(s for s, _ in replays) * ms:.0f} ms)")
+    print(
+        f"replay: median {statistics.median(per_move) * ms:.2f} ms per move "
+        f"(a {max(c for _, c in replays)}-move game in {max(s for s, _ in replays) * ms:.0f} ms)"
+    )
     return 0
 
 

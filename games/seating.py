@@ -101,8 +101,7 @@ def sweep_deadlines(model, settle: Callable, *, now=None) -> int:
     re-checks under its own row lock (so a doubled tick does nothing) and returns None
     when there was nothing to do. Returns how many settled."""
     now = now or timezone.now()
-    ids = list(model.objects.filter(status=Status.ACTIVE, deadline__lte=now)
-               .values_list("pk", flat=True))
+    ids = list(model.objects.filter(status=Status.ACTIVE, deadline__lte=now).values_list("pk", flat=True))
     return sum(1 for game_id in ids if settle(game_id=game_id, now=now) is not None)
 
 
@@ -110,14 +109,20 @@ def sweep_reminders(model, remind: Callable, *, now=None) -> int:
     """Once a turn, when ``remind_at`` has come and the deadline has not, clear it and
     call ``remind(game, now)`` in the same transaction. Returns how many were sent."""
     now = now or timezone.now()
-    ids = list(model.objects.filter(status=Status.ACTIVE, remind_at__lte=now, deadline__gt=now)
-               .values_list("pk", flat=True))
+    ids = list(
+        model.objects.filter(status=Status.ACTIVE, remind_at__lte=now, deadline__gt=now).values_list("pk", flat=True)
+    )
     sent = 0
     for game_id in ids:
         with transaction.atomic():
             game = model.objects.select_for_update().get(pk=game_id)
-            if (game.status != Status.ACTIVE or game.remind_at is None or game.remind_at > now
-                    or game.deadline is None or game.deadline <= now):
+            if (
+                game.status != Status.ACTIVE
+                or game.remind_at is None
+                or game.remind_at > now
+                or game.deadline is None
+                or game.deadline <= now
+            ):
                 continue
             game.remind_at = None
             game.save(update_fields=["remind_at"])

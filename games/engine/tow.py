@@ -62,12 +62,24 @@ LETTER_BONUS = MappingProxyType({"v": 2, "j": 2, "q": 2, "x": 3, "z": 3})
 KIND_MULTIPLIER = MappingProxyType({CORNER: 2, PZ: 3})
 
 BRIDGE, FULL_FIT, CLUSTER, MULTI_DIRECTION, CORNER_DOUBLE, RING = (
-    "bridge", "full_fit", "cluster", "multi_direction", "corner_double", "ring")
-PLAY_BONUSES = MappingProxyType({
-    BRIDGE: 10, FULL_FIT: 50, CLUSTER: 5, MULTI_DIRECTION: 5, CORNER_DOUBLE: 10, RING: 25})
-BONUS_LABELS = MappingProxyType({
-    BRIDGE: "Bridge", FULL_FIT: "Full fit", CLUSTER: "Cluster",
-    MULTI_DIRECTION: "Multi-direction", CORNER_DOUBLE: "Corner double", RING: "Ring"})
+    "bridge",
+    "full_fit",
+    "cluster",
+    "multi_direction",
+    "corner_double",
+    "ring",
+)
+PLAY_BONUSES = MappingProxyType({BRIDGE: 10, FULL_FIT: 50, CLUSTER: 5, MULTI_DIRECTION: 5, CORNER_DOUBLE: 10, RING: 25})
+BONUS_LABELS = MappingProxyType(
+    {
+        BRIDGE: "Bridge",
+        FULL_FIT: "Full fit",
+        CLUSTER: "Cluster",
+        MULTI_DIRECTION: "Multi-direction",
+        CORNER_DOUBLE: "Corner double",
+        RING: "Ring",
+    }
+)
 
 Cell = tuple[int, int]
 _STEPS = ((0, 1), (1, 0), (0, -1), (-1, 0))
@@ -78,6 +90,7 @@ class IllegalPlay(_CrosswordIllegalPlay):
 
 
 # -- cell names -------------------------------------------------------------------------
+
 
 def _column_letters(index: int) -> str:
     """0 -> A, 25 -> Z, 26 -> AA (bijective base 26)."""
@@ -133,6 +146,7 @@ def _names(cells: Iterable[Cell]) -> str:
 
 
 # -- the table --------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Tile:
@@ -236,8 +250,7 @@ class Table:
             line = ""
             for c in range(c0, c1 + 1):
                 tile = self._cells.get((r, c))
-                line += "." if tile is None else (
-                    tile.letter.upper() if tile.is_wildcard else tile.letter)
+                line += "." if tile is None else (tile.letter.upper() if tile.is_wildcard else tile.letter)
             lines.append(line)
         return tuple(lines)
 
@@ -266,6 +279,7 @@ _EMPTY_TABLE = Table()
 
 # -- plays ------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class ScoredWord:
     """One scored reading of a word, itemised for the score preview and history.
@@ -291,15 +305,27 @@ class ScoredWord:
         return _WORD_BONUS_NAMES[self.multiplier]
 
     def to_dict(self) -> dict:
-        return {"word": self.word, "points": self.points, "cells": [list(c) for c in self.cells],
-                "letters": self.letters, "letter_bonus": self.letter_bonus,
-                "multiplier": self.multiplier, "word_bonus": self.word_bonus,
-                "role": self.role, "reversed": self.reversed}
+        return {
+            "word": self.word,
+            "points": self.points,
+            "cells": [list(c) for c in self.cells],
+            "letters": self.letters,
+            "letter_bonus": self.letter_bonus,
+            "multiplier": self.multiplier,
+            "word_bonus": self.word_bonus,
+            "role": self.role,
+            "reversed": self.reversed,
+        }
 
 
-_WORD_BONUS_NAMES = MappingProxyType({
-    1: "", KIND_MULTIPLIER[CORNER]: "corner", KIND_MULTIPLIER[PZ]: "PZ",
-    KIND_MULTIPLIER[CORNER] * KIND_MULTIPLIER[PZ]: "corner and PZ"})
+_WORD_BONUS_NAMES = MappingProxyType(
+    {
+        1: "",
+        KIND_MULTIPLIER[CORNER]: "corner",
+        KIND_MULTIPLIER[PZ]: "PZ",
+        KIND_MULTIPLIER[CORNER] * KIND_MULTIPLIER[PZ]: "corner and PZ",
+    }
+)
 
 
 @dataclass(frozen=True, eq=True)
@@ -331,8 +357,9 @@ class Play:
             "score": self.score,
             "words": [list(w) for w in self.words],
             "details": [d.to_dict() for d in self.details],
-            "bonuses": [{"name": name, "label": BONUS_LABELS[name], "points": points}
-                        for name, points in self.bonuses.items()],
+            "bonuses": [
+                {"name": name, "label": BONUS_LABELS[name], "points": points} for name, points in self.bonuses.items()
+            ],
             "unknown_words": list(self.unknown_words),
             "path": [list(c) for c in self.path],
         }
@@ -417,7 +444,7 @@ def _directional_lines(path: tuple[Cell, ...]) -> list[tuple[Cell, ...]]:
         before = (path[i][0] - path[i - 1][0], path[i][1] - path[i - 1][1])
         after = (path[i + 1][0] - path[i][0], path[i + 1][1] - path[i][1])
         if before != after:
-            lines.append(path[start:i + 1])
+            lines.append(path[start : i + 1])
             start = i
     lines.append(path[start:])
     return lines
@@ -450,7 +477,8 @@ def _check_path(table: Table, new: dict, path: tuple[Cell, ...]) -> None:
         if before != after and path[i] not in new:
             raise IllegalPlay(
                 f"the word turns at {cell_name(*path[i])}, a tile already on the table; "
-                "it may turn only at a tile placed this turn")
+                "it may turn only at a tile placed this turn"
+            )
 
 
 def _check_joined(table: Table, new: dict, path: tuple[Cell, ...]) -> None:
@@ -468,10 +496,10 @@ def _check_joined(table: Table, new: dict, path: tuple[Cell, ...]) -> None:
     if loose:
         which = "a new tile is" if len(loose) == 1 else "new tiles are"
         raise IllegalPlay(f"{which} not joined to the word: {_names(loose)}")
-    if not table.is_empty and not any(
-            (r + dr, c + dc) in table for r, c in new for dr, dc in _STEPS):
-        raise IllegalPlay("the play does not touch the table: "
-                          "at least one new tile must sit next to a tile already there")
+    if not table.is_empty and not any((r + dr, c + dc) in table for r, c in new for dr, dc in _STEPS):
+        raise IllegalPlay(
+            "the play does not touch the table: at least one new tile must sit next to a tile already there"
+        )
 
 
 def _runs(table: Table, new: dict) -> list[tuple[Cell, ...]]:
@@ -518,12 +546,12 @@ def _word_points(cells: tuple[Cell, ...], tile_at) -> tuple[int, int, int]:
 
 def _scored(word: str, cells, tile_at, role: str, reversed_: bool = False) -> ScoredWord:
     letters, bonus, multiplier = _word_points(cells, tile_at)
-    return ScoredWord(word, (letters + bonus) * multiplier, tuple(cells), letters, bonus,
-                      multiplier, role, reversed_)
+    return ScoredWord(word, (letters + bonus) * multiplier, tuple(cells), letters, bonus, multiplier, role, reversed_)
 
 
-def evaluate(table: Table, placement: Iterable[Sequence], path: Iterable[Sequence], lexicon,
-             *, house_vote: bool = False) -> Play:
+def evaluate(
+    table: Table, placement: Iterable[Sequence], path: Iterable[Sequence], lexicon, *, house_vote: bool = False
+) -> Play:
     """Check a play against RULES §5 and score it.
 
     ``placement``: the new tiles ``(row, col, letter, kind)``; ``path``: the main word's
@@ -575,8 +603,7 @@ def evaluate(table: Table, placement: Iterable[Sequence], path: Iterable[Sequenc
         if not valid:
             if not house_vote:
                 shown = "-".join(forward.upper())
-                raise IllegalPlay(f"the run {shown} ({_names([run[0], run[-1]])}) "
-                                  "is not a word either way")
+                raise IllegalPlay(f"the run {shown} ({_names([run[0], run[-1]])}) is not a word either way")
             unknown.append(forward)
             valid = readings[:1]
         for word, ordered, backwards in valid:
@@ -584,9 +611,15 @@ def evaluate(table: Table, placement: Iterable[Sequence], path: Iterable[Sequenc
 
     bonuses = _play_bonuses(table, new, cells, lines, details, tile_at)
     score = sum(d.points for d in details) + sum(bonuses.values())
-    return Play(score, FrozenList((d.word, d.points) for d in details),
-                MappingProxyType(bonuses), tuple(details), FrozenList(tiles),
-                tuple(cells), tuple(dict.fromkeys(unknown)))
+    return Play(
+        score,
+        FrozenList((d.word, d.points) for d in details),
+        MappingProxyType(bonuses),
+        tuple(details),
+        FrozenList(tiles),
+        tuple(cells),
+        tuple(dict.fromkeys(unknown)),
+    )
 
 
 def is_legal(table: Table, placement, path, lexicon, *, house_vote: bool = False) -> bool:
@@ -599,6 +632,7 @@ def is_legal(table: Table, placement, path, lexicon, *, house_vote: bool = False
 
 
 # -- play bonuses -----------------------------------------------------------------------
+
 
 def _play_bonuses(table: Table, new: dict, path, lines, details, tile_at) -> dict[str, int]:
     earned = {}
@@ -639,8 +673,7 @@ def _is_bridge(table: Table, new: dict) -> bool:
             if other is not None and other.play != play:
                 touching.add((play, other.play))
     ordered = sorted(touched)
-    return any((a, b) not in touching
-               for i, a in enumerate(ordered) for b in ordered[i + 1:])
+    return any((a, b) not in touching for i, a in enumerate(ordered) for b in ordered[i + 1 :])
 
 
 def _is_corner_double(details, tile_at) -> bool:
@@ -706,6 +739,7 @@ def _closes_ring(table: Table, new: dict) -> bool:
 
 # -- finding paths -----------------------------------------------------------------------
 
+
 def paths(table: Table, placement: Iterable[Sequence], word: str) -> list[list[Cell]]:
     """Every path that spells ``word`` with the new tiles under the path rules of §5.
 
@@ -764,8 +798,7 @@ def paths(table: Table, placement: Iterable[Sequence], word: str) -> list[list[C
 FIND_BUDGET = 15_000
 
 
-def find_plays(table: Table, rack: str, lexicon, *, max_bends: int = 1,
-               budget: int = FIND_BUDGET) -> list[Play]:
+def find_plays(table: Table, rack: str, lexicon, *, max_bends: int = 1, budget: int = FIND_BUDGET) -> list[Play]:
     """Legal plays of ``rack``'s tiles whose main word is straight or bends at most
     ``max_bends`` times (at a new tile), best score first.
 
@@ -794,8 +827,7 @@ def find_plays(table: Table, rack: str, lexicon, *, max_bends: int = 1,
                 for dr, dc in _STEPS:
                     near.add((r + dr * k, c + dc * k))
         # Table tiles and the cells next to them first: most words go through them.
-        starts = sorted(occupied | near, key=lambda cell: (
-            cell not in occupied, not touches(cell), cell))
+        starts = sorted(occupied | near, key=lambda cell: (cell not in occupied, not touches(cell), cell))
         first_steps = list(_STEPS)
 
     path: list[Cell] = []
@@ -811,8 +843,7 @@ def find_plays(table: Table, rack: str, lexicon, *, max_bends: int = 1,
             return
         found[key] = play
 
-    def extend(cell: Cell, node: int, rack_left: list[str], direction, bends: int,
-               touching: bool) -> None:
+    def extend(cell: Cell, node: int, rack_left: list[str], direction, bends: int, touching: bool) -> None:
         if steps_left[0] <= 0:
             return
         steps_left[0] -= 1
@@ -820,8 +851,7 @@ def find_plays(table: Table, rack: str, lexicon, *, max_bends: int = 1,
             record()
         options = [direction] if direction is not None else first_steps
         if direction is not None and bends < max_bends and cell not in occupied:
-            options = options + [s for s in _STEPS if s != direction
-                                 and s != (-direction[0], -direction[1])]
+            options = options + [s for s in _STEPS if s != direction and s != (-direction[0], -direction[1])]
         for step in options:
             nxt = (cell[0] + step[0], cell[1] + step[1])
             if nxt in path:
@@ -829,8 +859,7 @@ def find_plays(table: Table, rack: str, lexicon, *, max_bends: int = 1,
             turned = bends + (direction is not None and step != direction)
             _step(nxt, node, rack_left, step, turned, touching)
 
-    def _step(cell: Cell, node: int, rack_left: list[str], direction, bends: int,
-              touching: bool) -> None:
+    def _step(cell: Cell, node: int, rack_left: list[str], direction, bends: int, touching: bool) -> None:
         letter = table.letter(*cell)
         if letter is not None:
             nxt = child(node, letter)
@@ -845,7 +874,7 @@ def find_plays(table: Table, rack: str, lexicon, *, max_bends: int = 1,
             if tile in tried:
                 continue
             tried.add(tile)
-            rest = rack_left[:i] + rack_left[i + 1:]
+            rest = rack_left[:i] + rack_left[i + 1 :]
             if tile in KIND_OF_TILE:
                 choices = [(letter, nxt) for letter, nxt in children(node)]
                 kind = KIND_OF_TILE[tile]
@@ -870,8 +899,7 @@ def find_plays(table: Table, rack: str, lexicon, *, max_bends: int = 1,
             if steps_left[0] <= 0:
                 break
             _step(start, lexicon.root, tiles, None, 0, False)
-    return sorted(found.values(),
-                  key=lambda p: (-p.score, len(p.placement), p.path, tuple(sorted(p.placement))))
+    return sorted(found.values(), key=lambda p: (-p.score, len(p.placement), p.path, tuple(sorted(p.placement))))
 
 
 def best_play(table: Table, rack: str, lexicon, **options) -> Play | None:
@@ -883,7 +911,14 @@ def best_play(table: Table, rack: str, lexicon, **options) -> Play | None:
 # -- the game -----------------------------------------------------------------------------
 
 PLACE, SWAP, PASS, RESIGN, FORFEIT, VOTE, CLOSE_VOTE = (
-    "place", "swap", "pass", "resign", "forfeit", "vote", "close_vote")
+    "place",
+    "swap",
+    "pass",
+    "resign",
+    "forfeit",
+    "vote",
+    "close_vote",
+)
 
 # Why a game ended (Game.end_reason).
 WENT_OUT = "went out"
@@ -916,8 +951,7 @@ class Move:
 
     @classmethod
     def place(cls, seat: int, placement: Iterable[Sequence], path: Iterable[Sequence]) -> Move:
-        tiles = tuple((int(r), int(c), str(letter).lower(), str(kind))
-                      for r, c, letter, kind in placement)
+        tiles = tuple((int(r), int(c), str(letter).lower(), str(kind)) for r, c, letter, kind in placement)
         return cls(PLACE, seat, tiles, tuple((int(r), int(c)) for r, c in path))
 
     @classmethod
@@ -1033,7 +1067,7 @@ def _take(rack: str, tiles: Iterable[str]) -> str | None:
 
 
 def _replace_at(values: tuple, index: int, value) -> tuple:
-    return values[:index] + (value,) + values[index + 1:]
+    return values[:index] + (value,) + values[index + 1 :]
 
 
 @dataclass(frozen=True)
@@ -1050,7 +1084,7 @@ class Game:
     scores: tuple[int, ...]
     to_move: int
     in_play: tuple[bool, ...]
-    draws: tuple = ()                    # the first-player draw, round by round
+    draws: tuple = ()  # the first-player draw, round by round
     left_order: tuple[int, ...] = ()
     turns: tuple[TurnRecord, ...] = ()
     pending: PendingVote | None = None
@@ -1070,8 +1104,7 @@ class Game:
         """Seats that vote on the pending play: everyone in play but its player."""
         if self.pending is None:
             return ()
-        return tuple(s for s in range(self.players)
-                     if self.in_play[s] and s != self.pending.move.seat)
+        return tuple(s for s in range(self.players) if self.in_play[s] and s != self.pending.move.seat)
 
     def unseen(self, seat: int) -> str:
         tiles = list(self.bag)
@@ -1082,13 +1115,16 @@ class Game:
 
     def standings(self) -> tuple[tuple[int, int, int], ...]:
         """((seat, score, place), ...) best first; seats that left rank last."""
-        staying = sorted((s for s in range(self.players) if self.in_play[s]),
-                         key=lambda s: -self.scores[s])
+        staying = sorted((s for s in range(self.players) if self.in_play[s]), key=lambda s: -self.scores[s])
         order = staying + list(reversed(self.left_order))
         result = []
         for index, seat in enumerate(order):
-            if (index and self.in_play[seat] and self.in_play[order[index - 1]]
-                    and self.scores[seat] == self.scores[order[index - 1]]):
+            if (
+                index
+                and self.in_play[seat]
+                and self.in_play[order[index - 1]]
+                and self.scores[seat] == self.scores[order[index - 1]]
+            ):
                 place = result[-1][2]
             else:
                 place = index + 1
@@ -1144,16 +1180,15 @@ class Game:
         return self._lay(move, play)
 
     def _lay(self, move: Move, play: Play, votes=()) -> Game:
-        remaining = _take(self.racks[move.seat],
-                          [rack_tile(letter, kind) for _, _, letter, kind in play.placement])
+        remaining = _take(self.racks[move.seat], [rack_tile(letter, kind) for _, _, letter, kind in play.placement])
         drawn = min(RACK_SIZE - len(remaining), len(self.bag))
         rack = "".join(sorted(remaining + "".join(self.bag[:drawn])))
         number = self.table.play_count
-        table = self.table.with_tiles((r, c, letter, kind, number)
-                                      for r, c, letter, kind in play.placement)
+        table = self.table.with_tiles((r, c, letter, kind, number) for r, c, letter, kind in play.placement)
         game = replace(self, table=table, pending=None)
-        return game._after_turn(move, play.score, play, _replace_at(self.racks, move.seat, rack),
-                                self.bag[drawn:], drawn, votes)
+        return game._after_turn(
+            move, play.score, play, _replace_at(self.racks, move.seat, rack), self.bag[drawn:], drawn, votes
+        )
 
     def _vote(self, move: Move) -> Game:
         if self.pending is None:
@@ -1197,8 +1232,7 @@ class Game:
         bag = _shuffled(self.bag + tuple(move.tiles), self.seed, len(self.turns))
         count = len(move.tiles)
         rack = "".join(sorted(remaining + "".join(bag[:count])))
-        return self._after_turn(move, 0, None, _replace_at(self.racks, move.seat, rack),
-                                bag[count:], count)
+        return self._after_turn(move, 0, None, _replace_at(self.racks, move.seat, rack), bag[count:], count)
 
     def _after_turn(self, move, score, play, racks, bag, drawn, votes=()) -> Game:
         scores = _replace_at(self.scores, move.seat, self.scores[move.seat] + score)
@@ -1230,14 +1264,18 @@ class Game:
         if self.racks[seat]:
             bag = _shuffled(bag + tuple(self.racks[seat]), self.seed, len(self.turns))
         in_play = _replace_at(self.in_play, seat, False)
-        game = replace(self, racks=_replace_at(self.racks, seat, ""), bag=bag, in_play=in_play,
-                       left_order=self.left_order + (seat,),
-                       turns=self.turns + (TurnRecord(move, 0),))
+        game = replace(
+            self,
+            racks=_replace_at(self.racks, seat, ""),
+            bag=bag,
+            in_play=in_play,
+            left_order=self.left_order + (seat,),
+            turns=self.turns + (TurnRecord(move, 0),),
+        )
         if game.pending is not None and game.pending.move.seat == seat:
             game = replace(game, pending=None)
         if sum(in_play) < 2:
-            return replace(game, pending=None, is_over=True, end_reason=LAST_SEAT,
-                           adjustments=(0,) * self.players)
+            return replace(game, pending=None, is_over=True, end_reason=LAST_SEAT, adjustments=(0,) * self.players)
         if game.pending is not None:
             # One voter fewer may settle the vote.
             return game._decide()
@@ -1256,14 +1294,14 @@ class Game:
 
     def _finish(self, reason: str, went_out: int | None) -> Game:
         """End adjustments (RULES §3): remaining tiles count against their holders."""
-        values = [sum(tile_value(t) for t in rack) if self.in_play[s] else 0
-                  for s, rack in enumerate(self.racks)]
+        values = [sum(tile_value(t) for t in rack) if self.in_play[s] else 0 for s, rack in enumerate(self.racks)]
         adjustments = [-v for v in values]
         if went_out is not None:
             adjustments[went_out] = sum(values)
         scores = tuple(s + a for s, a in zip(self.scores, adjustments))
-        return replace(self, scores=scores, is_over=True, end_reason=reason,
-                       went_out=went_out, adjustments=tuple(adjustments))
+        return replace(
+            self, scores=scores, is_over=True, end_reason=reason, went_out=went_out, adjustments=tuple(adjustments)
+        )
 
     _moves: tuple[Move, ...] = ()
 
@@ -1278,13 +1316,23 @@ def new_game(players: int, seed, lexicon, game_number: int = 1, house_vote: bool
     for _ in range(players):
         racks.append("".join(sorted(bag[:RACK_SIZE])))
         bag = bag[RACK_SIZE:]
-    return Game(players=players, seed=seed, game_number=game_number, house_vote=house_vote,
-                table=Table.empty(), racks=tuple(racks), bag=bag, scores=(0,) * players,
-                to_move=opener, in_play=(True,) * players, draws=draws, lexicon=lexicon)
+    return Game(
+        players=players,
+        seed=seed,
+        game_number=game_number,
+        house_vote=house_vote,
+        table=Table.empty(),
+        racks=tuple(racks),
+        bag=bag,
+        scores=(0,) * players,
+        to_move=opener,
+        in_play=(True,) * players,
+        draws=draws,
+        lexicon=lexicon,
+    )
 
 
-def replay(players: int, seed, moves: Iterable[Move], lexicon, game_number: int = 1,
-           house_vote: bool = False) -> Game:
+def replay(players: int, seed, moves: Iterable[Move], lexicon, game_number: int = 1, house_vote: bool = False) -> Game:
     """Rebuild a game from its seed and moves (raises IllegalPlay on a bad move)."""
     game = new_game(players, seed, lexicon, game_number, house_vote)
     for move in moves:

@@ -41,19 +41,32 @@ def parse_cells(raw: str | None, *, what: str) -> list:
 
 
 class NewGameForm(forms.Form):
-    words = forms.ChoiceField(label="Words", choices=WordChoice.choices, initial=WordChoice.EN,
-                              widget=forms.RadioSelect)
-    seconds_per_move = forms.TypedChoiceField(label="Time per move", coerce=int,
-                                              initial=3 * DAY, choices=TIME_CHOICES)
-    invitees = forms.CharField(label="Invite players", required=False, max_length=200,
-                               help_text="Usernames, separated by commas or spaces (up to 3).")
-    open_seats = forms.TypedChoiceField(label="Open seats for anyone in the lobby", coerce=int,
-                                        initial=0, choices=[(n, str(n) if n else "None") for n in range(4)])
-    bots = forms.TypedChoiceField(label="TOW bots", coerce=int, initial=0,
-                                  choices=[(n, str(n) if n else "None") for n in range(4)],
-                                  help_text="Casual bots take their seats at once.")
-    ranked = forms.BooleanField(label="Ranked", required=False,
-                                help_text="Two people only: the result changes both TOW ratings.")
+    words = forms.ChoiceField(
+        label="Words", choices=WordChoice.choices, initial=WordChoice.EN, widget=forms.RadioSelect
+    )
+    seconds_per_move = forms.TypedChoiceField(label="Time per move", coerce=int, initial=3 * DAY, choices=TIME_CHOICES)
+    invitees = forms.CharField(
+        label="Invite players",
+        required=False,
+        max_length=200,
+        help_text="Usernames, separated by commas or spaces (up to 3).",
+    )
+    open_seats = forms.TypedChoiceField(
+        label="Open seats for anyone in the lobby",
+        coerce=int,
+        initial=0,
+        choices=[(n, str(n) if n else "None") for n in range(4)],
+    )
+    bots = forms.TypedChoiceField(
+        label="TOW bots",
+        coerce=int,
+        initial=0,
+        choices=[(n, str(n) if n else "None") for n in range(4)],
+        help_text="Casual bots take their seats at once.",
+    )
+    ranked = forms.BooleanField(
+        label="Ranked", required=False, help_text="Two people only: the result changes both TOW ratings."
+    )
 
     def __init__(self, *args, player=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -74,8 +87,6 @@ class NewGameForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        if (not self.errors and not data.get("invitees") and not data.get("open_seats")
-                and not data.get("bots")):
-            raise forms.ValidationError(
-                "Invite at least one player, add a bot or open a seat in the lobby.")
+        if not self.errors and not data.get("invitees") and not data.get("open_seats") and not data.get("bots"):
+            raise forms.ValidationError("Invite at least one player, add a bot or open a seat in the lobby.")
         return data

@@ -20,8 +20,7 @@ from django.urls import reverse
 # The game states, time choices and reminder share are Word Grid's: one lobby vocabulary.
 from games.crosswords.models import DAYS_PER_MOVE, LIVE_MINUTES_PER_MOVE, REMINDER_FRACTION, Status
 
-__all__ = ["DAYS_PER_MOVE", "LIVE_MINUTES_PER_MOVE", "Game", "Move", "MoveKind", "Seat", "Status",
-           "WordChoice"]
+__all__ = ["DAYS_PER_MOVE", "LIVE_MINUTES_PER_MOVE", "Game", "Move", "MoveKind", "Seat", "Status", "WordChoice"]
 
 #: Word checks a table can use: a lexicon, or the house vote (checked against ``en``).
 HOUSE = "house"
@@ -48,14 +47,12 @@ class Game(models.Model):
     lexicon_version = models.PositiveIntegerField()
     series = models.UUIDField(default=uuid.uuid4, db_index=True)
     game_number = models.PositiveSmallIntegerField(default=1)
-    rematch_of = models.OneToOneField(
-        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch")
+    rematch_of = models.OneToOneField("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch")
     seconds_per_move = models.PositiveIntegerField()
     is_open_seek = models.BooleanField(default=False)
     ranked = models.BooleanField(default=False)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -69,13 +66,10 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-pk"]
-        indexes = [models.Index(fields=["status", "deadline"]),
-                   models.Index(fields=["status", "remind_at"])]
+        indexes = [models.Index(fields=["status", "deadline"]), models.Index(fields=["status", "remind_at"])]
         constraints = [
-            models.CheckConstraint(condition=Q(players__gte=2, players__lte=4),
-                                   name="tow_two_to_four_players"),
-            models.CheckConstraint(condition=Q(seconds_per_move__gte=10),
-                                   name="tow_time_per_move_positive"),
+            models.CheckConstraint(condition=Q(players__gte=2, players__lte=4), name="tow_two_to_four_players"),
+            models.CheckConstraint(condition=Q(seconds_per_move__gte=10), name="tow_time_per_move_positive"),
         ]
 
     def __str__(self) -> str:
@@ -104,8 +98,8 @@ class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     index = models.PositiveSmallIntegerField()
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True,
-        related_name="tow_seats")
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="tow_seats"
+    )
     accepted = models.BooleanField(default=False)
     score = models.IntegerField(default=0)
     place = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -115,8 +109,9 @@ class Seat(models.Model):
         ordering = ["game", "index"]
         constraints = [
             models.UniqueConstraint(fields=["game", "index"], name="tow_seat_index_unique"),
-            models.UniqueConstraint(fields=["game", "user"], condition=Q(user__isnull=False),
-                                    name="tow_one_seat_per_player"),
+            models.UniqueConstraint(
+                fields=["game", "user"], condition=Q(user__isnull=False), name="tow_one_seat_per_player"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -141,9 +136,9 @@ class Move(models.Model):
     seat = models.PositiveSmallIntegerField()
     kind = models.CharField(max_length=10, choices=MoveKind.choices)
     placement = models.JSONField(default=list, blank=True)  # [[row, col, letter, kind], ...]
-    path = models.JSONField(default=list, blank=True)       # [[row, col], ...] main word
-    tiles = models.CharField(max_length=8, blank=True)      # a swap's tiles
-    accept = models.BooleanField(null=True, blank=True)     # a vote's answer
+    path = models.JSONField(default=list, blank=True)  # [[row, col], ...] main word
+    tiles = models.CharField(max_length=8, blank=True)  # a swap's tiles
+    accept = models.BooleanField(null=True, blank=True)  # a vote's answer
     # A play: its score and itemised words and bonuses (engine ``Play.to_dict``); for a
     # house-vote play, ``accepted`` is None while the vote runs, then True or False.
     score = models.IntegerField(default=0)

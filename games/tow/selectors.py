@@ -42,8 +42,14 @@ def engine_state(game: Game, moves=None) -> engine.Game:
     """Rebuild the engine's game from the seed and the stored moves (all by default)."""
     if moves is None:
         moves = game.moves.order_by("number")
-    return engine.replay(game.players, game.seed, [engine_move(m) for m in moves],
-                         lexicon(game), game.game_number, house_vote=game.house_vote)
+    return engine.replay(
+        game.players,
+        game.seed,
+        [engine_move(m) for m in moves],
+        lexicon(game),
+        game.game_number,
+        house_vote=game.house_vote,
+    )
 
 
 def seat_of(game: Game, user) -> int | None:
@@ -53,7 +59,7 @@ def seat_of(game: Game, user) -> int | None:
 
 
 def result_text(game: Game, state: engine.Game, seats: dict[int, Seat]) -> str:
-    """"ann wins (312–280)" or "a draw between …", with why the game ended."""
+    """ "ann wins (312–280)" or "a draw between …", with why the game ended."""
     winners = state.winners()
     names = [seats[s].user.shown_name for s in winners]
     scores = "–".join(str(score) for _, score, _ in state.standings())
@@ -65,6 +71,7 @@ def result_text(game: Game, state: engine.Game, seats: dict[int, Seat]) -> str:
 
 # -- lists -------------------------------------------------------------------------------------
 
+
 def _mine(user):
     return Game.objects.filter(seats__user=user).distinct()
 
@@ -72,8 +79,9 @@ def _mine(user):
 def games_awaiting(*, user):
     """Seats of ``user`` in active games where they are to move or may have a vote to cast."""
     mine = Seat.objects.filter(user=user, game__status=Status.ACTIVE, left="")
-    return mine.filter(Q(index=F("game__to_move"), game__voting=False)
-                       | Q(game__voting=True) & ~Q(index=F("game__to_move")))
+    return mine.filter(
+        Q(index=F("game__to_move"), game__voting=False) | Q(game__voting=True) & ~Q(index=F("game__to_move"))
+    )
 
 
 def my_games(*, user) -> dict[str, list[Game]]:
@@ -90,24 +98,28 @@ def my_games(*, user) -> dict[str, list[Game]]:
 
 def open_seeks(*, user) -> list[Game]:
     """Open seeks someone else created that still have a free seat."""
-    return list(Game.objects.filter(status=Status.WAITING, is_open_seek=True,
-                                    seats__user__isnull=True)
-                .exclude(seats__user=user).distinct().prefetch_related("seats__user")[:50])
+    return list(
+        Game.objects.filter(status=Status.WAITING, is_open_seek=True, seats__user__isnull=True)
+        .exclude(seats__user=user)
+        .distinct()
+        .prefetch_related("seats__user")[:50]
+    )
 
 
 # -- a player's view ---------------------------------------------------------------------------
 
+
 def _tiles(state: engine.Game) -> list[dict]:
-    return [{"row": r, "col": c, "letter": letter, "kind": kind, "play": play,
-             "name": engine.cell_name(r, c)}
-            for r, c, letter, kind, play in state.table.tiles()]
+    return [
+        {"row": r, "col": c, "letter": letter, "kind": kind, "play": play, "name": engine.cell_name(r, c)}
+        for r, c, letter, kind, play in state.table.tiles()
+    ]
 
 
 def describe(move: Move, names: dict[int, str]) -> dict:
     """One history entry: who did what, the words and bonuses, votes when there were any."""
     who = names.get(move.seat, f"Seat {move.seat + 1}")
-    entry = {"number": move.number + 1, "seat": move.seat, "who": who, "kind": move.kind,
-             "score": move.score}
+    entry = {"number": move.number + 1, "seat": move.seat, "who": who, "kind": move.kind, "score": move.score}
     if move.kind == MoveKind.PLACE:
         entry.update(play=move.play, accepted=move.accepted)
     elif move.kind == MoveKind.SWAP:
@@ -131,14 +143,28 @@ def game_view(*, game: Game, viewer) -> dict:
     names = {s.index: (s.user.shown_name if s.user else "open seat") for s in seats}
     mine = next((s.index for s in seats if viewer.is_authenticated and s.user_id == viewer.pk), None)
     view = {
-        "id": game.pk, "status": game.status, "move_count": game.move_count,
-        "players": game.players, "words": game.get_words_display(), "house_vote": game.house_vote,
+        "id": game.pk,
+        "status": game.status,
+        "move_count": game.move_count,
+        "players": game.players,
+        "words": game.get_words_display(),
+        "house_vote": game.house_vote,
         "seconds_per_move": game.seconds_per_move,
         "deadline": game.deadline.isoformat() if game.deadline else None,
-        "seat": mine, "end_reason": game.end_reason,
-        "seats": [{"index": s.index, "name": names[s.index], "score": s.score,
-                   "accepted": s.accepted, "left": s.left, "place": s.place,
-                   "is_bot": bool(s.user and s.user.is_bot)} for s in seats],
+        "seat": mine,
+        "end_reason": game.end_reason,
+        "seats": [
+            {
+                "index": s.index,
+                "name": names[s.index],
+                "score": s.score,
+                "accepted": s.accepted,
+                "left": s.left,
+                "place": s.place,
+                "is_bot": bool(s.user and s.user.is_bot),
+            }
+            for s in seats
+        ],
     }
     if game.status not in (Status.ACTIVE, Status.FINISHED):
         return view
@@ -149,35 +175,48 @@ def game_view(*, game: Game, viewer) -> dict:
     pending = None
     if state.pending is not None:
         play = state.pending.play
-        pending = {"seat": state.pending.move.seat, "who": names[state.pending.move.seat],
-                   "play": play.to_dict(),
-                   "placement": [list(t) for t in play.placement],
-                   "votes": [{"seat": s, "who": names[s], "accept": a} for s, a in state.pending.votes],
-                   "voters": list(state.voters),
-                   "my_vote": state.pending.vote_of(mine) if mine is not None else None,
-                   "can_vote": mine in state.voters and state.pending.vote_of(mine) is None}
-    draws = [[{"seat": seat, "who": names[seat], "tile": tile} for seat, tile in rnd]
-             for rnd in state.draws]
+        pending = {
+            "seat": state.pending.move.seat,
+            "who": names[state.pending.move.seat],
+            "play": play.to_dict(),
+            "placement": [list(t) for t in play.placement],
+            "votes": [{"seat": s, "who": names[s], "accept": a} for s, a in state.pending.votes],
+            "voters": list(state.voters),
+            "my_vote": state.pending.vote_of(mine) if mine is not None else None,
+            "can_vote": mine in state.voters and state.pending.vote_of(mine) is None,
+        }
+    draws = [[{"seat": seat, "who": names[seat], "tile": tile} for seat, tile in rnd] for rnd in state.draws]
     bounds = state.table.bounds() or (0, 0, 0, 0)
-    view.update({
-        # Ruler names around the table, as far as a player can pan while placing.
-        "row_names": {r: engine.row_name(r) for r in range(bounds[0] - RULER, bounds[2] + RULER + 1)},
-        "col_names": {c: engine.column_name(c) for c in range(bounds[1] - RULER, bounds[3] + RULER + 1)},
-        "tiles": _tiles(state),
-        "values": {t: engine.tile_value(t) for t in (state.racks[mine] if mine is not None else "")},
-        "last_cells": last_cells, "pending": pending,
-        "to_move": state.to_move if not state.is_over else None,
-        "bag": len(state.bag), "rack": state.racks[mine] if mine is not None else "",
-        "rack_counts": [len(r) for r in state.racks],
-        "history": [describe(m, names) for m in moves], "draws": draws,
-        "my_turn": (mine is not None and not state.is_over and state.to_move == mine
-                    and state.pending is None and state.in_play[mine]),
-        "result": result_text(game, state, {s.index: s for s in seats}) if state.is_over else "",
-    })
+    view.update(
+        {
+            # Ruler names around the table, as far as a player can pan while placing.
+            "row_names": {r: engine.row_name(r) for r in range(bounds[0] - RULER, bounds[2] + RULER + 1)},
+            "col_names": {c: engine.column_name(c) for c in range(bounds[1] - RULER, bounds[3] + RULER + 1)},
+            "tiles": _tiles(state),
+            "values": {t: engine.tile_value(t) for t in (state.racks[mine] if mine is not None else "")},
+            "last_cells": last_cells,
+            "pending": pending,
+            "to_move": state.to_move if not state.is_over else None,
+            "bag": len(state.bag),
+            "rack": state.racks[mine] if mine is not None else "",
+            "rack_counts": [len(r) for r in state.racks],
+            "history": [describe(m, names) for m in moves],
+            "draws": draws,
+            "my_turn": (
+                mine is not None
+                and not state.is_over
+                and state.to_move == mine
+                and state.pending is None
+                and state.in_play[mine]
+            ),
+            "result": result_text(game, state, {s.index: s for s in seats}) if state.is_over else "",
+        }
+    )
     return view
 
 
 # -- previews and replays ---------------------------------------------------------------------
+
 
 def find_path(state: engine.Game, placement, word: str):
     """The single path that spells ``word`` legally with ``placement``.
@@ -196,11 +235,10 @@ def find_path(state: engine.Game, placement, word: str):
         if reasons:
             raise engine.IllegalPlay(reasons[0])
         raise engine.IllegalPlay(
-            f"no path through your new tiles spells {word.upper()}" if word
-            else "type the word or trace its path")
+            f"no path through your new tiles spells {word.upper()}" if word else "type the word or trace its path"
+        )
     if len(legal) > 1 and len({play.score for _, play in legal}) > 1:
-        raise engine.IllegalPlay(
-            f"{word.upper()} can be read along {len(legal)} paths: trace it over the table")
+        raise engine.IllegalPlay(f"{word.upper()} can be read along {len(legal)} paths: trace it over the table")
     return legal[0]
 
 
@@ -231,10 +269,8 @@ def replay_frames(*, game: Game) -> list[dict]:
     """The table after each accepted play, for stepping through a game."""
     frames = []
     moves = list(game.moves.order_by("number"))
-    state = engine.new_game(game.players, game.seed, lexicon(game), game.game_number,
-                            house_vote=game.house_vote)
+    state = engine.new_game(game.players, game.seed, lexicon(game), game.game_number, house_vote=game.house_vote)
     for move in moves:
         state = state.apply(engine_move(move))
-        frames.append({"number": move.number + 1, "tiles": _tiles(state),
-                       "scores": list(state.scores)})
+        frames.append({"number": move.number + 1, "tiles": _tiles(state), "scores": list(state.scores)})
     return frames

@@ -10,8 +10,7 @@ from .services import deadlines
 @shared_task
 def sweep_deadlines() -> dict:
     """Close votes and forfeit players whose deadline passed; remind those near theirs."""
-    return {"deadlines": deadlines.games_deadlines_passed(),
-            "reminded": deadlines.games_send_reminders()}
+    return {"deadlines": deadlines.games_deadlines_passed(), "reminded": deadlines.games_send_reminders()}
 
 
 @shared_task

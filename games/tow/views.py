@@ -40,15 +40,23 @@ def lobby(request):
         data = form.cleaned_data
         try:
             game = services.game_create(
-                creator=request.user, seconds_per_move=data["seconds_per_move"],
-                invitees=data["invitees"], open_seats=data["open_seats"], words=data["words"],
-                bots=data["bots"], ranked=data["ranked"])
+                creator=request.user,
+                seconds_per_move=data["seconds_per_move"],
+                invitees=data["invitees"],
+                open_seats=data["open_seats"],
+                words=data["words"],
+                bots=data["bots"],
+                ranked=data["ranked"],
+            )
         except Refused as refused:
             form.add_error(None, refused.reason)
         else:
             return redirect(game)
-    context = {"form": form, "lists": selectors.my_games(user=request.user),
-               "seeks": selectors.open_seeks(user=request.user)}
+    context = {
+        "form": form,
+        "lists": selectors.my_games(user=request.user),
+        "seeks": selectors.open_seeks(user=request.user),
+    }
     return render(request, "tow/lobby.html", context)
 
 
@@ -56,8 +64,7 @@ def lobby(request):
 @require_GET
 def game(request, pk: int):
     game = get_object_or_404(Game, pk=pk)
-    return render(request, "tow/game.html",
-                  {"game": game, "view": selectors.game_view(game=game, viewer=request.user)})
+    return render(request, "tow/game.html", {"game": game, "view": selectors.game_view(game=game, viewer=request.user)})
 
 
 @login_required
@@ -84,8 +91,7 @@ def preview(request, pk: int):
         return JsonResponse({"legal": False, "reason": str(error)})
     if not placement:
         return JsonResponse({"legal": False, "reason": "Place tiles from your rack on the table."})
-    return JsonResponse(selectors.preview(game=game, player=request.user, placement=placement,
-                                          path=path, word=word))
+    return JsonResponse(selectors.preview(game=game, player=request.user, placement=placement, path=path, word=word))
 
 
 @login_required
@@ -98,8 +104,15 @@ def play(request, pk: int):
         placement, path, word = _move_input(request)
     except MoveInputError as error:
         return _bad(str(error))
-    return _answer(services.game_play, game_id=pk, player=request.user, placement=placement,
-                   path=path, word=word, move_count=move_count)
+    return _answer(
+        services.game_play,
+        game_id=pk,
+        player=request.user,
+        placement=placement,
+        path=path,
+        word=word,
+        move_count=move_count,
+    )
 
 
 @login_required
@@ -111,8 +124,7 @@ def swap(request, pk: int):
     tiles = (request.POST.get("tiles") or "").lower()
     if not tiles or len(tiles) > 7 or any(t not in "+*" and not "a" <= t <= "z" for t in tiles):
         return _bad("Choose the tiles to swap.")
-    return _answer(services.game_swap, game_id=pk, player=request.user, tiles=tiles,
-                   move_count=move_count)
+    return _answer(services.game_swap, game_id=pk, player=request.user, tiles=tiles, move_count=move_count)
 
 
 @login_required
@@ -133,8 +145,7 @@ def vote(request, pk: int):
         return _bad(OUT_OF_DATE, 409)
     if answer not in ("yes", "no"):
         return _bad("Vote yes or no.")
-    return _answer(services.game_vote, game_id=pk, player=request.user, accept=answer == "yes",
-                   move_count=move_count)
+    return _answer(services.game_vote, game_id=pk, player=request.user, accept=answer == "yes", move_count=move_count)
 
 
 @login_required
@@ -158,8 +169,7 @@ def _lobby_action(request, pk: int, action, done: str, started: str | None = Non
 @login_required
 @require_POST
 def accept(request, pk: int):
-    return _lobby_action(request, pk, services.game_accept, "You joined the game.",
-                         started="The game has started.")
+    return _lobby_action(request, pk, services.game_accept, "You joined the game.", started="The game has started.")
 
 
 @login_required
@@ -177,8 +187,7 @@ def cancel(request, pk: int):
 @login_required
 @require_POST
 def rematch(request, pk: int):
-    return _lobby_action(request, pk, services.game_rematch, "Rematch offered.",
-                         started="The rematch has started.")
+    return _lobby_action(request, pk, services.game_rematch, "Rematch offered.", started="The rematch has started.")
 
 
 @login_required

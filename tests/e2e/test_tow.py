@@ -43,8 +43,7 @@ def test_a_bent_word_is_traced_and_scored(new_page, live_site, make_user):
     game.refresh_from_db()
     first, second = (ann, bob) if game.to_move == 0 else (bob, ann)
     assert game.to_move == opener
-    services.game_play(game_id=game.pk, player=first, placement=opening.placement,
-                       path=opening.path, move_count=0)
+    services.game_play(game_id=game.pk, player=first, placement=opening.placement, path=opening.path, move_count=0)
 
     page = new_page()
     name, value = session_cookie_for(second).split("=", 1)
@@ -86,8 +85,15 @@ def test_house_vote_reaches_the_other_player_live(new_page, live_site, make_user
     state = selectors.engine_state(game)
     rack = state.racks[state.to_move]
     letters = [t for t in rack if t not in engine.KIND_OF_TILE]
-    pair = next((a + b for i, a in enumerate(letters) for b in letters[i + 1:]
-                 if a + b not in state.lexicon and b + a not in state.lexicon), None)
+    pair = next(
+        (
+            a + b
+            for i, a in enumerate(letters)
+            for b in letters[i + 1 :]
+            if a + b not in state.lexicon and b + a not in state.lexicon
+        ),
+        None,
+    )
     if pair is None:
         pytest.skip(f"rack {rack} has no two letters outside the word list")
 

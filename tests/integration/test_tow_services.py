@@ -21,8 +21,9 @@ pytestmark = pytest.mark.django_db
 
 
 def start(users, words="en", seed="tow-seed-1", seconds=DAY, ranked=False):
-    game = services.game_create(creator=users[0], seconds_per_move=seconds, invitees=users[1:],
-                                words=words, ranked=ranked)
+    game = services.game_create(
+        creator=users[0], seconds_per_move=seconds, invitees=users[1:], words=words, ranked=ranked
+    )
     Game.objects.filter(pk=game.pk).update(seed=seed)
     for user in users[1:]:
         services.game_accept(game_id=game.pk, player=user)
@@ -49,9 +50,13 @@ def best(game):
 
 def play_best(game):
     state, play = best(game)
-    return services.game_play(game_id=game.pk, player=user_at(game, state.to_move),
-                              placement=play.placement, path=play.path,
-                              move_count=game.move_count)
+    return services.game_play(
+        game_id=game.pk,
+        player=user_at(game, state.to_move),
+        placement=play.placement,
+        path=play.path,
+        move_count=game.move_count,
+    )
 
 
 def nonsense(game, state):
@@ -66,9 +71,11 @@ def nonsense(game, state):
             cells = [(r, c + 1), (r, c + 2)]
             path = [anchor, *cells]
         for i, first in enumerate(rack):
-            for second in rack[i + 1:]:
-                tiles = [("q" if t in engine.KIND_OF_TILE else t, engine.KIND_OF_TILE.get(t, engine.LETTER))
-                         for t in (first, second)]
+            for second in rack[i + 1 :]:
+                tiles = [
+                    ("q" if t in engine.KIND_OF_TILE else t, engine.KIND_OF_TILE.get(t, engine.LETTER))
+                    for t in (first, second)
+                ]
                 placement = [(*cell, *tile) for cell, tile in zip(cells, tiles)]
                 try:
                     play = state.evaluate(placement, path)
@@ -80,6 +87,7 @@ def nonsense(game, state):
 
 
 # -- starting -------------------------------------------------------------------------------
+
 
 def test_a_game_starts_when_everyone_accepted_and_the_draw_picks_the_opener(make_user):
     ann, bob, cid = make_user("ann"), make_user("bob"), make_user("cid")
@@ -98,10 +106,13 @@ def test_a_game_starts_when_everyone_accepted_and_the_draw_picks_the_opener(make
     assert Notification.objects.filter(user=opener, kind="tow.turn").exists()
 
 
-@pytest.mark.parametrize("invitees, open_seats, reason", [
-    (0, 0, "TOW takes 2–4 players; you chose 1."),
-    (0, 4, "TOW takes 2–4 players; you chose 5."),
-])
+@pytest.mark.parametrize(
+    "invitees, open_seats, reason",
+    [
+        (0, 0, "TOW takes 2–4 players; you chose 1."),
+        (0, 4, "TOW takes 2–4 players; you chose 5."),
+    ],
+)
 def test_player_count_refused(make_user, invitees, open_seats, reason):
     with pytest.raises(Refused) as info:
         services.game_create(creator=make_user(), seconds_per_move=DAY, open_seats=open_seats)
@@ -129,6 +140,7 @@ def test_decline_cancels_and_tells_the_others(make_user):
 
 # -- plays ---------------------------------------------------------------------------------
 
+
 def test_plays_are_stored_scored_and_replayable(make_user):
     ann, bob = make_user("ann"), make_user("bob")
     game = start([ann, bob])
@@ -148,11 +160,17 @@ def test_the_word_alone_is_enough_when_one_path_spells_it(make_user):
     ann, bob = make_user("ann"), make_user("bob")
     game = start([ann, bob])
     state, play = best(game)
-    move = services.game_play(game_id=game.pk, player=user_at(game, state.to_move),
-                              placement=play.placement, word=play.main_word, move_count=0)
+    move = services.game_play(
+        game_id=game.pk,
+        player=user_at(game, state.to_move),
+        placement=play.placement,
+        word=play.main_word,
+        move_count=0,
+    )
     assert move.score == play.score
-    assert [tuple(c) for c in move.path] in [[tuple(c) for c in p]
-                                             for p in engine.paths(state.table, play.placement, play.main_word)]
+    assert [tuple(c) for c in move.path] in [
+        [tuple(c) for c in p] for p in engine.paths(state.table, play.placement, play.main_word)
+    ]
 
 
 def test_refusals_change_nothing(make_user):
@@ -163,10 +181,16 @@ def test_refusals_change_nothing(make_user):
     cases = [
         (other, dict(placement=play.placement, path=play.path, move_count=0), "It is not your turn."),
         (mover, dict(placement=play.placement, path=play.path, move_count=7), services.moves.STALE),
-        (mover, dict(placement=play.placement, path=list(play.path)[:1], move_count=0),
-         "The word needs at least 2 letters: trace it over 2 or more tiles."),
-        (mover, dict(placement=[(0, 0, "a", "joker")], path=[(0, 0), (0, 1)], move_count=0),
-         "Unknown tile kind 'joker' at A1."),
+        (
+            mover,
+            dict(placement=play.placement, path=list(play.path)[:1], move_count=0),
+            "The word needs at least 2 letters: trace it over 2 or more tiles.",
+        ),
+        (
+            mover,
+            dict(placement=[(0, 0, "a", "joker")], path=[(0, 0), (0, 1)], move_count=0),
+            "Unknown tile kind 'joker' at A1.",
+        ),
     ]
     for player, kwargs, reason in cases:
         with pytest.raises(Refused) as info:
@@ -185,8 +209,7 @@ def test_preview_itemises_the_play_or_says_why_not(make_user):
     assert shown["legal"] and shown["play"]["score"] == play.score
     assert shown["play"]["details"][0]["word"] == play.main_word
     wrong = selectors.preview(game=game, player=mover, placement=play.placement, path=[(0, 0)])
-    assert wrong == {"legal": False,
-                     "reason": "The word needs at least 2 letters: trace it over 2 or more tiles."}
+    assert wrong == {"legal": False, "reason": "The word needs at least 2 letters: trace it over 2 or more tiles."}
 
 
 @pytest.mark.django_db(transaction=True)
@@ -201,8 +224,7 @@ def test_two_racing_submissions_apply_exactly_one(make_user):
     def submit():
         try:
             barrier.wait(timeout=5)
-            services.game_play(game_id=game.pk, player=mover, placement=play.placement,
-                               path=play.path, move_count=0)
+            services.game_play(game_id=game.pk, player=mover, placement=play.placement, path=play.path, move_count=0)
             outcomes.append("applied")
         except Refused as refused:
             outcomes.append(refused.reason)
@@ -220,6 +242,7 @@ def test_two_racing_submissions_apply_exactly_one(make_user):
 
 # -- the house vote ----------------------------------------------------------------------------
 
+
 def test_three_player_house_vote_game(make_user):
     """A word not in en waits for two votes: a tie takes the play back, a majority keeps
     the next one; the votes are stored and shown in the history."""
@@ -230,8 +253,7 @@ def test_three_player_house_vote_game(make_user):
     mover = user_at(game, player)
     voters = [user_at(game, s) for s in range(3) if s != player]
     placement, path = nonsense(game, state)
-    made = services.game_play(game_id=game.pk, player=mover, placement=placement, path=path,
-                              move_count=0)
+    made = services.game_play(game_id=game.pk, player=mover, placement=placement, path=path, move_count=0)
     game.refresh_from_db()
     assert game.voting and made.accepted is None and game.to_move == player
     for voter in voters:
@@ -247,13 +269,11 @@ def test_three_player_house_vote_game(make_user):
     made.refresh_from_db()
     assert not game.voting and made.accepted is False and made.score == 0
     assert game.to_move == player and state_of(game).table.is_empty
-    assert Notification.objects.filter(user=mover, kind="tow.vote_result",
-                                       text__contains="rejected").exists()
+    assert Notification.objects.filter(user=mover, kind="tow.vote_result", text__contains="rejected").exists()
     history = selectors.game_view(game=game, viewer=mover)["history"]
     assert [h["text"] for h in history if h["kind"] == "vote"] == ["voted to accept", "voted to reject"]
 
-    again = services.game_play(game_id=game.pk, player=mover, placement=placement, path=path,
-                               move_count=3)
+    again = services.game_play(game_id=game.pk, player=mover, placement=placement, path=path, move_count=3)
     services.game_vote(game_id=game.pk, player=voters[1], accept=True, move_count=4)
     services.game_vote(game_id=game.pk, player=voters[0], accept=True, move_count=5)
     game.refresh_from_db()
@@ -263,8 +283,8 @@ def test_three_player_house_vote_game(make_user):
     assert len(state.table) == 2 and game.to_move != player
     assert Seat.objects.get(game=game, index=player).score == state.scores[player]
     assert selectors.engine_state(game) == engine.replay(
-        3, game.seed, [selectors.engine_move(m) for m in game.moves.order_by("number")],
-        state.lexicon, house_vote=True)
+        3, game.seed, [selectors.engine_move(m) for m in game.moves.order_by("number")], state.lexicon, house_vote=True
+    )
 
 
 def test_vote_closed_by_the_deadline_rejects_without_votes(make_user):
@@ -272,8 +292,9 @@ def test_vote_closed_by_the_deadline_rejects_without_votes(make_user):
     game = start(users, words="house")
     state = state_of(game)
     placement, path = nonsense(game, state)
-    services.game_play(game_id=game.pk, player=user_at(game, state.to_move), placement=placement,
-                       path=path, move_count=0)
+    services.game_play(
+        game_id=game.pk, player=user_at(game, state.to_move), placement=placement, path=path, move_count=0
+    )
     game.refresh_from_db()
     later = game.deadline + timedelta(seconds=1)
     assert deadlines.games_deadlines_passed(now=later) == 1
@@ -289,8 +310,9 @@ def test_racing_votes_apply_once(make_user):
     game = start(users, words="house")
     state = state_of(game)
     placement, path = nonsense(game, state)
-    services.game_play(game_id=game.pk, player=user_at(game, state.to_move), placement=placement,
-                       path=path, move_count=0)
+    services.game_play(
+        game_id=game.pk, player=user_at(game, state.to_move), placement=placement, path=path, move_count=0
+    )
     voter = user_at(game, 1 - state.to_move)
     barrier = threading.Barrier(2)
     outcomes = []
@@ -315,6 +337,7 @@ def test_racing_votes_apply_once(make_user):
 
 
 # -- deadlines, end, rematch, ratings, bots -----------------------------------------------------
+
 
 def test_missed_deadline_forfeits_and_two_players_end_the_game(make_user):
     ann, bob = make_user("ann"), make_user("bob")
@@ -365,8 +388,7 @@ def test_bot_plays_its_turn_and_votes(make_user, django_capture_on_commit_callba
         game.refresh_from_db()
     state = state_of(game)
     placement, path = nonsense(game, state)
-    services.game_play(game_id=game.pk, player=ann, placement=placement, path=path,
-                       move_count=game.move_count)
+    services.game_play(game_id=game.pk, player=ann, placement=placement, path=path, move_count=game.move_count)
     assert bots.bot_turn(game_id=game.pk) >= 1  # votes to accept, then plays its turn
     game.refresh_from_db()
     votes = list(Move.objects.filter(game=game, kind=MoveKind.VOTE))

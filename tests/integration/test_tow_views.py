@@ -35,14 +35,16 @@ def test_lobby_creates_a_game_and_lists_it(client, make_user):
     client.force_login(ann)
     page = client.get("/tow/")
     assert page.status_code == 200 and b"New game" in page.content
-    answer = client.post("/tow/", {"words": "house", "seconds_per_move": DAY, "invitees": "bob",
-                                   "open_seats": 0, "bots": 0})
+    answer = client.post(
+        "/tow/", {"words": "house", "seconds_per_move": DAY, "invitees": "bob", "open_seats": 0, "bots": 0}
+    )
     game = Game.objects.get()
     assert answer.status_code == 302 and answer["Location"] == f"/tow/{game.pk}/"
     assert game.house_vote and game.lexicon_code == "en"
     assert f"TOW #{game.pk}".encode() in client.get("/tow/").content
-    refused = client.post("/tow/", {"words": "en", "seconds_per_move": DAY, "invitees": "nobody",
-                                    "open_seats": 0, "bots": 0})
+    refused = client.post(
+        "/tow/", {"words": "en", "seconds_per_move": DAY, "invitees": "nobody", "open_seats": 0, "bots": 0}
+    )
     assert b"There is no player called nobody." in refused.content and Game.objects.count() == 1
 
 
@@ -62,8 +64,10 @@ def test_preview_and_play_through_the_page(client, make_user):
     game, mover, _ = duel(make_user)
     play = best(game)
     client.force_login(mover)
-    fields = {"placement": json.dumps([list(t) for t in play.placement]),
-              "path": json.dumps([list(c) for c in play.path])}
+    fields = {
+        "placement": json.dumps([list(t) for t in play.placement]),
+        "path": json.dumps([list(c) for c in play.path]),
+    }
     preview = client.post(f"/tow/{game.pk}/preview/", fields).json()
     assert preview["legal"] and preview["play"]["score"] == play.score
     typed = client.post(f"/tow/{game.pk}/preview/", {**fields, "path": "", "word": play.main_word}).json()
@@ -75,18 +79,24 @@ def test_preview_and_play_through_the_page(client, make_user):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("fields, reason", [
-    ({"placement": "[[0, 0", "path": "[]"}, "The placement could not be read."),
-    ({"placement": "{}", "path": "[]"}, "The placement could not be read."),
-    ({"placement": "[" * 5000, "path": "[]"}, "The placement could not be read."),
-    ({"placement": '[[0, 0, "a", "letter"]]', "path": "7"}, "The path could not be read."),
-    ({"placement": '[[0, 0, "", "corner"], [0, 1, "a", "letter"]]', "path": "[[0, 0], [0, 1]]"},
-     "The corner tile at A1 needs its letter."),
-    ({"placement": '[[0, 0, "a", "letter"], [0, 0, "b", "letter"]]', "path": "[[0, 0]]"},
-     "Two tiles placed on A1."),
-    ({"placement": '[[0, 0, "a", "letter", 5]]', "path": "[[0, 0]]"},
-     "The move could not be read."),
-])
+@pytest.mark.parametrize(
+    "fields, reason",
+    [
+        ({"placement": "[[0, 0", "path": "[]"}, "The placement could not be read."),
+        ({"placement": "{}", "path": "[]"}, "The placement could not be read."),
+        ({"placement": "[" * 5000, "path": "[]"}, "The placement could not be read."),
+        ({"placement": '[[0, 0, "a", "letter"]]', "path": "7"}, "The path could not be read."),
+        (
+            {"placement": '[[0, 0, "", "corner"], [0, 1, "a", "letter"]]', "path": "[[0, 0], [0, 1]]"},
+            "The corner tile at A1 needs its letter.",
+        ),
+        (
+            {"placement": '[[0, 0, "a", "letter"], [0, 0, "b", "letter"]]', "path": "[[0, 0]]"},
+            "Two tiles placed on A1.",
+        ),
+        ({"placement": '[[0, 0, "a", "letter", 5]]', "path": "[[0, 0]]"}, "The move could not be read."),
+    ],
+)
 def test_malformed_moves_are_refused_with_a_reason(client, make_user, fields, reason):
     game, mover, _ = duel(make_user)
     client.force_login(mover)
@@ -119,8 +129,9 @@ async def test_a_move_reaches_every_open_page(ws_connect, make_user):
     for ws in sockets:
         assert await ws.receive_json_from(timeout=5) == {"type": "hello", "move_count": 0, "status": Status.ACTIVE}
     play = await sync_to_async(best)(game)
-    await sync_to_async(services.game_play)(game_id=game.pk, player=mover, placement=play.placement,
-                                            path=play.path, move_count=0)
+    await sync_to_async(services.game_play)(
+        game_id=game.pk, player=mover, placement=play.placement, path=play.path, move_count=0
+    )
     for ws in sockets:
         assert await ws.receive_json_from(timeout=5) == {"type": "moved", "move_count": 1, "status": "active"}
     assert await ws_connect("/ws/tow/999999/", mover, expect_accept=False) is None
@@ -138,8 +149,7 @@ def test_lobby_lists_the_games_awaiting_me_first(make_user):
 def test_replay_frames_step_through_the_table(client, make_user):
     game, mover, other = duel(make_user)
     play = best(game)
-    services.game_play(game_id=game.pk, player=mover, placement=play.placement, path=play.path,
-                       move_count=0)
+    services.game_play(game_id=game.pk, player=mover, placement=play.placement, path=play.path, move_count=0)
     client.force_login(other)
     frames = client.get(f"/tow/{game.pk}/replay/").json()["frames"]
     assert len(frames) == 1 and len(frames[0]["tiles"]) == len(play.placement)

@@ -39,8 +39,9 @@ def test_the_bot_moves_through_the_worker(celery_worker, make_user):
     if play is None:  # the seed is random: a rack may hold no word
         services.game_swap(game_id=game.pk, player=ann, tiles=rack, move_count=game.move_count)
     else:
-        services.game_play(game_id=game.pk, player=ann, placement=play.placement, path=play.path,
-                           move_count=game.move_count)
+        services.game_play(
+            game_id=game.pk, player=ann, placement=play.placement, path=play.path, move_count=game.move_count
+        )
     before = game.move_count + 1
     assert wait_for(lambda: Move.objects.filter(game=game, seat=bot_seat, number__gte=before).exists())
     game.refresh_from_db()

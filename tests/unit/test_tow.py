@@ -6,7 +6,36 @@ from games.engine import tow
 from lexicon.core import Lexicon
 
 LEX = Lexicon.from_words(
-    ["at", "bat", "tab", "latch", "lo", "beet", "let", "the", "cat", "cow", "toe", "oho", "ah", "ha", "lava", "la", "noon", "jazz", "zax", "example", "horse", "comfort", "to", "woe", "cats", "ant", "on"])
+    [
+        "at",
+        "bat",
+        "tab",
+        "latch",
+        "lo",
+        "beet",
+        "let",
+        "the",
+        "cat",
+        "cow",
+        "toe",
+        "oho",
+        "ah",
+        "ha",
+        "lava",
+        "la",
+        "noon",
+        "jazz",
+        "zax",
+        "example",
+        "horse",
+        "comfort",
+        "to",
+        "woe",
+        "cats",
+        "ant",
+        "on",
+    ]
+)
 
 
 def table(*plays):
@@ -90,12 +119,15 @@ def test_letter_bonuses_only_in_words_of_four_or_more():
     assert zax.words == [("zax", 10 + 1 + 8)]
 
 
-@pytest.mark.parametrize("kinds, points", [
-    ({0: "corner"}, (0 + 1 + 1) * 2),
-    ({1: "pz"}, (3 + 0 + 1) * 3),
-    ({0: "corner", 2: "pz"}, (0 + 1 + 0) * 6),
-    ({0: "corner", 2: "corner"}, (0 + 1 + 0) * 2),
-])
+@pytest.mark.parametrize(
+    "kinds, points",
+    [
+        ({0: "corner"}, (0 + 1 + 1) * 2),
+        ({1: "pz"}, (3 + 0 + 1) * 3),
+        ({0: "corner", 2: "pz"}, (0 + 1 + 0) * 6),
+        ({0: "corner", 2: "corner"}, (0 + 1 + 0) * 2),
+    ],
+)
 def test_word_bonuses_corner_pz_and_both(kinds, points):
     """A corner tile doubles its word, a PZ triples it, both ×6; two corners still ×2."""
     play = tow.evaluate(tow.Table.empty(), *straight("cat", kinds=kinds), LEX)
@@ -154,8 +186,7 @@ def test_multi_direction():
 
 def test_corner_double():
     """The corner T ends CAT and starts TO, two words of one play: +10."""
-    placement = [(0, 0, "c", "letter"), (0, 1, "a", "letter"), (0, 2, "t", "corner"),
-                 (1, 2, "o", "letter")]
+    placement = [(0, 0, "c", "letter"), (0, 1, "a", "letter"), (0, 2, "t", "corner"), (1, 2, "o", "letter")]
     play = tow.evaluate(tow.Table.empty(), placement, [(0, 0), (0, 1), (0, 2)], LEX)
     assert play.words == [("cat", 8), ("to", 2)]
     assert play.bonuses == {"corner_double": 10}
@@ -272,11 +303,18 @@ def test_empty_placement():
     assert refused(CAT, [], [(0, 0), (0, 1)]) == "no tiles placed"
 
 
-@pytest.mark.parametrize("placement, path", [
-    ("cats", [(0, 3)]), ([(0, 3, "s")], [(0, 3)]), ([(0, "3", "s", "letter")], [(0, 3)]),
-    ([(0, 3, "s", "letter")], [(0, 3, 1)]), ([(0, 3, "s", "letter")], 5),
-    ([(True, 3, "s", "letter")], [(0, 3)]), ([(0, 3, "s", "letter")], [(0.5, 3)]),
-])
+@pytest.mark.parametrize(
+    "placement, path",
+    [
+        ("cats", [(0, 3)]),
+        ([(0, 3, "s")], [(0, 3)]),
+        ([(0, "3", "s", "letter")], [(0, 3)]),
+        ([(0, 3, "s", "letter")], [(0, 3, 1)]),
+        ([(0, 3, "s", "letter")], 5),
+        ([(True, 3, "s", "letter")], [(0, 3)]),
+        ([(0, 3, "s", "letter")], [(0.5, 3)]),
+    ],
+)
 def test_malformed_input_is_refused(placement, path):
     """Garbage placements and paths are refused with a reason, never a crash."""
     assert refused(CAT, placement, path)
@@ -306,10 +344,19 @@ def test_refusal_changes_nothing():
 
 # -- cells and paths ------------------------------------------------------------------------
 
-@pytest.mark.parametrize("cell, name", [
-    ((0, 0), "A1"), ((2, 1), "B3"), ((0, 25), "Z1"), ((0, 26), "AA1"), ((-1, 0), "A-1"),
-    ((0, -1), "-A1"), ((-3, -27), "-AA-3"),
-])
+
+@pytest.mark.parametrize(
+    "cell, name",
+    [
+        ((0, 0), "A1"),
+        ((2, 1), "B3"),
+        ((0, 25), "Z1"),
+        ((0, 26), "AA1"),
+        ((-1, 0), "A-1"),
+        ((0, -1), "-A1"),
+        ((-3, -27), "-AA-3"),
+    ],
+)
 def test_cell_names(cell, name):
     assert tow.cell_name(*cell) == name
     assert tow.parse_cell(name) == cell
@@ -328,7 +375,6 @@ def test_paths_finds_the_one_path():
 
 def test_paths_lists_every_way():
     """A 2×2 block of A-T/T-A spells AT four ways."""
-    placement = [(0, 0, "a", "letter"), (0, 1, "t", "letter"), (1, 0, "t", "letter"),
-                 (1, 1, "a", "letter")]
+    placement = [(0, 0, "a", "letter"), (0, 1, "t", "letter"), (1, 0, "t", "letter"), (1, 1, "a", "letter")]
     found = tow.paths(tow.Table.empty(), placement, "at")
     assert found == [[(0, 0), (0, 1)], [(0, 0), (1, 0)], [(1, 1), (0, 1)], [(1, 1), (1, 0)]]

@@ -20,8 +20,7 @@ def game_with_racks(racks, players=None, house_vote=False, lexicon=LEX, seed="g"
         pool.subtract(rack)
     assert min(pool.values()) >= 0
     bag = tuple(sorted(pool.elements()))
-    return tow.Game(**{**game.__dict__, "racks": tuple("".join(sorted(r)) for r in racks),
-                       "bag": bag, "to_move": 0})
+    return tow.Game(**{**game.__dict__, "racks": tuple("".join(sorted(r)) for r in racks), "bag": bag, "to_move": 0})
 
 
 def test_the_bag_holds_104_tiles():
@@ -72,8 +71,9 @@ def test_first_draw_is_replayable_and_shown():
 
 def test_a_play_scores_lays_tiles_and_draws_back_to_seven():
     game = game_with_racks(["catqxyz", "eeeeeee"])
-    game = game.apply(Move.place(0, [(0, 0, "c", "letter"), (0, 1, "a", "letter"),
-                                     (0, 2, "t", "letter")], [(0, 0), (0, 1), (0, 2)]))
+    game = game.apply(
+        Move.place(0, [(0, 0, "c", "letter"), (0, 1, "a", "letter"), (0, 2, "t", "letter")], [(0, 0), (0, 1), (0, 2)])
+    )
     assert game.scores == (5, 0)
     assert len(game.racks[0]) == 7 and game.to_move == 1
     assert game.table.get(0, 1) == tow.Tile("a", "letter", 0)
@@ -82,8 +82,9 @@ def test_a_play_scores_lays_tiles_and_draws_back_to_seven():
 
 def test_wildcards_come_from_the_rack_and_keep_their_letter():
     game = game_with_racks(["+*abxyz", "eeeeeee"])
-    game = game.apply(Move.place(0, [(0, 0, "c", "corner"), (0, 1, "a", "letter"),
-                                     (0, 2, "t", "pz")], [(0, 0), (0, 1), (0, 2)]))
+    game = game.apply(
+        Move.place(0, [(0, 0, "c", "corner"), (0, 1, "a", "letter"), (0, 2, "t", "pz")], [(0, 0), (0, 1), (0, 2)])
+    )
     assert game.scores[0] == 6
     assert game.table.get(0, 0) == tow.Tile("c", "corner", 0)
     with pytest.raises(IllegalPlay, match="not on your rack"):
@@ -140,8 +141,9 @@ def test_going_out_with_the_bag_empty_ends_the_game():
     """The player who goes out gains everyone's remaining tiles; they lose theirs."""
     game = game_with_racks(["cat", "eeq+"])
     game = tow.Game(**{**game.__dict__, "bag": ()})
-    game = game.apply(Move.place(0, [(0, 0, "c", "letter"), (0, 1, "a", "letter"),
-                                     (0, 2, "t", "letter")], [(0, 0), (0, 1), (0, 2)]))
+    game = game.apply(
+        Move.place(0, [(0, 0, "c", "letter"), (0, 1, "a", "letter"), (0, 2, "t", "letter")], [(0, 0), (0, 1), (0, 2)])
+    )
     assert game.is_over and game.end_reason == tow.WENT_OUT and game.went_out == 0
     assert game.adjustments == (12, -12)
     assert game.scores == (5 + 12, -12)
@@ -157,19 +159,27 @@ def test_resign_leaves_last_and_the_game_goes_on_with_two():
 
 
 def test_moves_round_trip_through_dicts():
-    for move in (Move.place(0, [(0, 0, "c", "corner")], [(0, 0), (0, 1)]), Move.swap(1, "+a"),
-                 Move.pass_(0), Move.resign(1), Move.forfeit(0), Move.vote(2, False),
-                 Move.close_vote(1)):
+    for move in (
+        Move.place(0, [(0, 0, "c", "corner")], [(0, 0), (0, 1)]),
+        Move.swap(1, "+a"),
+        Move.pass_(0),
+        Move.resign(1),
+        Move.forfeit(0),
+        Move.vote(2, False),
+        Move.close_vote(1),
+    ):
         assert Move.from_dict(move.to_dict()) == move
 
 
 # -- house vote ---------------------------------------------------------------------------------
 
+
 def vote_game():
     """Three seats on a house-vote table; seat 0 lays CAT, seat 1 then plays the unknown TAC+O."""
     game = game_with_racks(["catqxyz", "oeeeeee", "aaaaaaa"], house_vote=True)
-    game = game.apply(Move.place(0, [(0, 0, "c", "letter"), (0, 1, "a", "letter"),
-                                     (0, 2, "t", "letter")], [(0, 0), (0, 1), (0, 2)]))
+    game = game.apply(
+        Move.place(0, [(0, 0, "c", "letter"), (0, 1, "a", "letter"), (0, 2, "t", "letter")], [(0, 0), (0, 1), (0, 2)])
+    )
     return game.apply(Move.place(1, [(1, 0, "o", "letter")], [(0, 0), (1, 0)]))
 
 
@@ -224,8 +234,9 @@ def test_a_voter_leaving_settles_the_vote():
 
 def test_lexicon_table_refuses_unknown_words_outright():
     game = game_with_racks(["catqxyz", "oeeeeee"])
-    game = game.apply(Move.place(0, [(0, 0, "c", "letter"), (0, 1, "a", "letter"),
-                                     (0, 2, "t", "letter")], [(0, 0), (0, 1), (0, 2)]))
+    game = game.apply(
+        Move.place(0, [(0, 0, "c", "letter"), (0, 1, "a", "letter"), (0, 2, "t", "letter")], [(0, 0), (0, 1), (0, 2)])
+    )
     with pytest.raises(IllegalPlay, match="CO is not in the word list"):
         game.apply(Move.place(1, [(1, 0, "o", "letter")], [(0, 0), (1, 0)]))
 
@@ -245,8 +256,9 @@ def test_the_player_leaving_during_the_vote_takes_the_play_away():
 def test_a_rejected_play_is_no_turn_for_the_end_by_passes():
     """Passes around a rejected play still end the game only once each seat passed twice."""
     game = game_with_racks(["catqxyz", "oeeeeee"], house_vote=True)
-    game = game.apply(Move.place(0, [(0, 0, "c", "letter"), (0, 1, "a", "letter"),
-                                     (0, 2, "t", "letter")], [(0, 0), (0, 1), (0, 2)]))
+    game = game.apply(
+        Move.place(0, [(0, 0, "c", "letter"), (0, 1, "a", "letter"), (0, 2, "t", "letter")], [(0, 0), (0, 1), (0, 2)])
+    )
     for seat in (1, 0, 1):
         game = game.apply(Move.pass_(seat))
     game = game.apply(Move.place(0, [(0, 3, "q", "letter")], [(0, 0), (0, 1), (0, 2), (0, 3)]))

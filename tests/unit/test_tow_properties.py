@@ -26,12 +26,19 @@ def common():
 
 
 # A connected table of letters a/b (so paths have many rivals), laid in four plays.
-BASE = tow.Table.empty().with_tiles([
-    (0, 0, "a", "letter", 0), (0, 1, "b", "letter", 0), (0, 2, "a", "letter", 0),
-    (1, 2, "b", "corner", 1), (2, 2, "a", "letter", 1), (2, 1, "b", "letter", 1),
-    (-1, 0, "b", "letter", 2), (-2, 0, "a", "pz", 2),
-    (2, 3, "a", "letter", 3),
-])
+BASE = tow.Table.empty().with_tiles(
+    [
+        (0, 0, "a", "letter", 0),
+        (0, 1, "b", "letter", 0),
+        (0, 2, "a", "letter", 0),
+        (1, 2, "b", "corner", 1),
+        (2, 2, "a", "letter", 1),
+        (2, 1, "b", "letter", 1),
+        (-1, 0, "b", "letter", 2),
+        (-2, 0, "a", "pz", 2),
+        (2, 3, "a", "letter", 3),
+    ]
+)
 
 steps = st.sampled_from(tow._STEPS)
 
@@ -48,8 +55,7 @@ def walks(draw):
         cells.append(nxt)
     letters = draw(st.lists(st.sampled_from("ab"), min_size=len(cells), max_size=len(cells)))
     kinds = draw(st.lists(st.sampled_from(tow.KINDS), min_size=len(cells), max_size=len(cells)))
-    placement = [(r, c, letter, kind) for (r, c), letter, kind in zip(cells, letters, kinds)
-                 if (r, c) not in BASE][:7]
+    placement = [(r, c, letter, kind) for (r, c), letter, kind in zip(cells, letters, kinds) if (r, c) not in BASE][:7]
     return cells, placement
 
 
@@ -110,8 +116,9 @@ def random_move(game, lexicon, rng):
     return tow.Move.pass_(seat)
 
 
-@settings(max_examples=12, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 @given(seed=st.integers(0, 10**9), players=st.integers(2, 4), house_vote=st.booleans())
 def test_replay_equals_the_original_game(common, seed, players, house_vote):
     """A game rebuilt from its seed and moves equals the original; the table stays

@@ -10,6 +10,16 @@ from .games import game_accept, game_cancel, game_create, game_decline, game_rem
 from .moves import game_deadline, game_pass, game_play, game_resign, game_swap, game_vote
 
 __all__ = [
-    "Refused", "game_accept", "game_cancel", "game_create", "game_deadline", "game_decline",
-    "game_pass", "game_play", "game_rematch", "game_resign", "game_swap", "game_vote",
+    "Refused",
+    "game_accept",
+    "game_cancel",
+    "game_create",
+    "game_deadline",
+    "game_decline",
+    "game_pass",
+    "game_play",
+    "game_rematch",
+    "game_resign",
+    "game_swap",
+    "game_vote",
 ]

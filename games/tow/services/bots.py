@@ -66,8 +66,7 @@ def _bots_due(game: Game, state: engine.Game) -> list:
     """(seat, user) of bots that must act now: voters yet to vote, or the bot to move."""
     seats = {s.index: s.user for s in game.seats.select_related("user")}
     if state.pending is not None:
-        return [(s, seats[s]) for s in state.voters
-                if seats[s].is_bot and state.pending.vote_of(s) is None]
+        return [(s, seats[s]) for s in state.voters if seats[s].is_bot and state.pending.vote_of(s) is None]
     if seats[state.to_move].is_bot:
         return [(state.to_move, seats[state.to_move])]
     return []
@@ -99,13 +98,11 @@ def _act(game: Game, state: engine.Game, seat: int, user) -> None:
         game_vote(game_id=game.pk, player=user, accept=True, move_count=game.move_count)
         return
     rack = state.racks[seat]
-    rejected = {(tuple(t.move.placement), t.move.path) for t in state.turns
-                if not t.accepted and t.move.seat == seat}
+    rejected = {(tuple(t.move.placement), t.move.path) for t in state.turns if not t.accepted and t.move.seat == seat}
     for play in engine.find_plays(state.table, rack, state.lexicon)[:20]:
         if (tuple(play.placement), play.path) in rejected:
             continue  # the house said no to this one already
-        game_play(game_id=game.pk, player=user, placement=play.placement, path=play.path,
-                  move_count=game.move_count)
+        game_play(game_id=game.pk, player=user, placement=play.placement, path=play.path, move_count=game.move_count)
         return
     if len(state.bag) >= len(rack):
         game_swap(game_id=game.pk, player=user, tiles=rack, move_count=game.move_count)

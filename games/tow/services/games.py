@@ -23,8 +23,16 @@ def _lexicon_code(words: str) -> str:
 
 
 @transaction.atomic
-def game_create(*, creator, seconds_per_move: int, invitees=(), open_seats: int = 0,
-                words: str = WordChoice.EN, bots: int = 0, ranked: bool = False) -> Game:
+def game_create(
+    *,
+    creator,
+    seconds_per_move: int,
+    invitees=(),
+    open_seats: int = 0,
+    words: str = WordChoice.EN,
+    bots: int = 0,
+    ranked: bool = False,
+) -> Game:
     """Create a game with ``creator`` in seat 1, then invitees, bots and open seats.
 
     Invitees are asked to accept; open seats make the game an open seek. Bots take
@@ -34,8 +42,7 @@ def game_create(*, creator, seconds_per_move: int, invitees=(), open_seats: int 
     invitees = list(invitees)
     players = 1 + len(invitees) + bots + open_seats
     if not engine.MIN_PLAYERS <= players <= engine.MAX_PLAYERS:
-        raise Refused(f"TOW takes {engine.MIN_PLAYERS}–{engine.MAX_PLAYERS} players; "
-                      f"you chose {players}.")
+        raise Refused(f"TOW takes {engine.MIN_PLAYERS}–{engine.MAX_PLAYERS} players; you chose {players}.")
     if words not in WordChoice.values:
         raise Refused("Choose a word list or the house vote.")
     if seconds_per_move < MIN_SECONDS_PER_MOVE:
@@ -51,9 +58,15 @@ def game_create(*, creator, seconds_per_move: int, invitees=(), open_seats: int 
         seen.add(invitee.pk)
     code = _lexicon_code(words)
     game = Game.objects.create(
-        players=players, words=words, lexicon_code=code, lexicon_version=current_version(code),
-        seconds_per_move=seconds_per_move, is_open_seek=open_seats > 0, created_by=creator,
-        ranked=ranked)
+        players=players,
+        words=words,
+        lexicon_code=code,
+        lexicon_version=current_version(code),
+        seconds_per_move=seconds_per_move,
+        is_open_seek=open_seats > 0,
+        created_by=creator,
+        ranked=ranked,
+    )
     Seat.objects.create(game=game, index=0, user=creator, accepted=True)
     index = 1
     for invitee in invitees:
@@ -148,12 +161,18 @@ def game_rematch(*, game_id: int, player) -> Game:
     if existing is not None:
         return existing
     rematch = Game.objects.create(
-        players=game.players, words=game.words, lexicon_code=game.lexicon_code,
-        lexicon_version=current_version(game.lexicon_code), series=game.series,
-        game_number=game.game_number + 1, rematch_of=game, ranked=game.ranked,
-        seconds_per_move=game.seconds_per_move, created_by=player)
-    everyone = seating.copy_seats(seats, rematch, Seat, asker=player,
-                                  offer=notifications.rematch_offer)
+        players=game.players,
+        words=game.words,
+        lexicon_code=game.lexicon_code,
+        lexicon_version=current_version(game.lexicon_code),
+        series=game.series,
+        game_number=game.game_number + 1,
+        rematch_of=game,
+        ranked=game.ranked,
+        seconds_per_move=game.seconds_per_move,
+        created_by=player,
+    )
+    everyone = seating.copy_seats(seats, rematch, Seat, asker=player, offer=notifications.rematch_offer)
     notifications.game_changed(game)
     if everyone:
         start(rematch, by=player)

@@ -41,12 +41,12 @@ def _sentence(reason: str) -> str:
     return reason[:1].upper() + reason[1:] + ("" if reason.endswith(".") else ".")
 
 
-def _apply(game: Game, move: engine.Move, *, move_count: int | None, reason: str = "",
-           now=None) -> Move:
+def _apply(game: Game, move: engine.Move, *, move_count: int | None, reason: str = "", now=None) -> Move:
     now = now or timezone.now()
     if game.status != Status.ACTIVE:
-        raise Refused("This game is over." if game.status == Status.FINISHED
-                      else "This game has not started.", status=409)
+        raise Refused(
+            "This game is over." if game.status == Status.FINISHED else "This game has not started.", status=409
+        )
     if game.seats.filter(index=move.seat).exclude(left="").exists():
         raise Refused("You have left this game.", status=409)
     if move_count is not None and move_count != game.move_count:
@@ -63,11 +63,19 @@ def _apply(game: Game, move: engine.Move, *, move_count: int | None, reason: str
         after = before.apply(move)
     except engine.IllegalPlay as refused:
         raise Refused(_sentence(refused.reason)) from None
-    stored = Move(game=game, number=game.move_count, seat=move.seat, kind=move.kind,
-                  placement=[list(t) for t in move.placement],
-                  path=[list(c) for c in move.path], tiles=move.tiles, accept=move.accept,
-                  rack_before=before.racks[move.seat], rack_after=after.racks[move.seat],
-                  reason=reason)
+    stored = Move(
+        game=game,
+        number=game.move_count,
+        seat=move.seat,
+        kind=move.kind,
+        placement=[list(t) for t in move.placement],
+        path=[list(c) for c in move.path],
+        tiles=move.tiles,
+        accept=move.accept,
+        rack_before=before.racks[move.seat],
+        rack_after=after.racks[move.seat],
+        reason=reason,
+    )
     opened_vote = before.pending is None and after.pending is not None
     settled = before.pending is not None and after.pending is None
     if opened_vote:
@@ -99,14 +107,18 @@ def _apply(game: Game, move: engine.Move, *, move_count: int | None, reason: str
             seat.save(update_fields=["score", "left"])
         if opened_vote:
             for voter in after.voters:
-                notifications.vote_needed(game, user=seats[voter].user, by=seats[move.seat].user,
-                                          words=after.pending.play.unknown_words)
+                notifications.vote_needed(
+                    game, user=seats[voter].user, by=seats[move.seat].user, words=after.pending.play.unknown_words
+                )
         if accepted is not None:
-            notifications.vote_result(game, user=seats[before.pending.move.seat].user,
-                                      accepted=accepted, words=before.pending.play.unknown_words)
+            notifications.vote_result(
+                game,
+                user=seats[before.pending.move.seat].user,
+                accepted=accepted,
+                words=before.pending.play.unknown_words,
+            )
         if turn_passed and not rejected:
-            notifications.your_turn(game, user=seats[after.to_move].user,
-                                    news=_news(after, seats))
+            notifications.your_turn(game, user=seats[after.to_move].user, news=_news(after, seats))
         if turn_passed:
             notifications.deadline_set(game)
     if move.kind == MoveKind.FORFEIT:
@@ -135,9 +147,12 @@ def _news(state: engine.Game, seats: dict) -> str:
     name = seat.user.shown_name if seat and seat.user else "Someone"
     if turn.move.kind == engine.PLACE and turn.play is not None:
         return f"{name} played {turn.play.main_word.upper()} for {turn.score}"
-    return {engine.SWAP: f"{name} swapped", engine.PASS: f"{name} passed",
-            engine.RESIGN: f"{name} resigned", engine.FORFEIT: f"{name} forfeited"}.get(
-                turn.move.kind, "")
+    return {
+        engine.SWAP: f"{name} swapped",
+        engine.PASS: f"{name} passed",
+        engine.RESIGN: f"{name} resigned",
+        engine.FORFEIT: f"{name} forfeited",
+    }.get(turn.move.kind, "")
 
 
 def _finish(game: Game, after: engine.Game, seats: dict) -> None:
@@ -168,8 +183,14 @@ def _record_rating(game: Game, seats: list) -> None:
     from games.ratings.services import Finish, result_record
 
     finishes = [Finish(s.user_id, s.place or len(seats), s.score, bool(s.left)) for s in seats]
-    result_record(pool="tow", kind="tow", object_id=game.pk, finishes=finishes,
-                  url=game.get_absolute_url(), finished_at=game.finished_at)
+    result_record(
+        pool="tow",
+        kind="tow",
+        object_id=game.pk,
+        finishes=finishes,
+        url=game.get_absolute_url(),
+        finished_at=game.finished_at,
+    )
 
 
 def _parse_move(build):
@@ -180,8 +201,7 @@ def _parse_move(build):
 
 
 @transaction.atomic
-def game_play(*, game_id: int, player, placement, path=None, word: str = "",
-              move_count: int | None) -> Move:
+def game_play(*, game_id: int, player, placement, path=None, word: str = "", move_count: int | None) -> Move:
     """Place tiles ``[(row, col, letter, kind), ...]`` and name the main word by its
     ``path`` of cells, or by the ``word`` when only one path spells it."""
     game = _locked(game_id)
@@ -237,5 +257,4 @@ def game_deadline(*, game_id: int, now=None) -> Move | None:
         return None
     if game.voting:
         return _apply(game, engine.Move.close_vote(game.to_move), move_count=None, now=now)
-    return _apply(game, engine.Move.forfeit(game.to_move), move_count=None,
-                  reason="missed the move deadline", now=now)
+    return _apply(game, engine.Move.forfeit(game.to_move), move_count=None, reason="missed the move deadline", now=now)
