@@ -147,3 +147,20 @@ def test_given_servers_need_no_server_packages(monkeypatch):
     monkeypatch.setenv("TEST_DATABASE_URL", "postgres://postgres@db.internal/wordfall")
     monkeypatch.setenv("TEST_REDIS_URL", "redis://redis.internal:6379/3")
     assert not {"postgres", "redis-server"} & set(services.missing_programs())
+
+
+def test_a_run_on_a_given_redis_keeps_to_its_own_queue_and_cache_keys():
+    """WORDFALL_TEST_RUN names the Celery queue and cache prefix under test; a server ignores it."""
+    show = ("from django.conf import settings; "
+            "print(settings.CELERY_TASK_DEFAULT_QUEUE if hasattr(settings, 'CELERY_TASK_DEFAULT_QUEUE') else 'celery', "
+            "settings.CACHES['default']['KEY_PREFIX'])")
+
+    def queue_and_prefix(**extra):
+        result = subprocess.run([sys.executable, "manage.py", "shell", "-v", "0", "-c", show], cwd=ROOT,
+                                env=production_env(WORDFALL_TEST_RUN="run42", **extra),
+                                capture_output=True, text=True, timeout=120)
+        assert result.returncode == 0, result.stderr
+        return result.stdout.split()
+
+    assert queue_and_prefix(WORDFALL_TESTING="1") == ["wf-test-run42", "wf-test-run42"]
+    assert queue_and_prefix() == ["celery", "wf"]
