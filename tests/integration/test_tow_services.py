@@ -380,6 +380,8 @@ def test_bot_plays_its_turn_and_votes(make_user, django_capture_on_commit_callba
     ann = make_user("ann")
     with django_capture_on_commit_callbacks():
         game = services.game_create(creator=ann, seconds_per_move=DAY, bots=1, words="house")
+    # Nothing has moved (the bot's queued turn never ran): a fixed seed makes the game repeatable.
+    Game.objects.filter(pk=game.pk).update(seed="tow-bot-1", to_move=engine.first_draw(2, "tow-bot-1/1")[1])
     game.refresh_from_db()
     assert game.status == Status.ACTIVE
     bot_seat = Seat.objects.get(game=game, user__is_bot=True).index
