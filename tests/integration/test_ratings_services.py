@@ -9,7 +9,7 @@ from datetime import timedelta
 
 import pytest
 from django.core.management import call_command
-from django.db import connection
+from django.db import connection, transaction
 
 from games.hunts import services as hunts
 from games.hunts.models import HuntRound, HuntSeat
@@ -321,3 +321,34 @@ def test_the_sweep_leaves_a_fresh_result_to_its_task_and_applies_an_overdue_one(
     result = record("rampage", [ann, bob], [1, 2])
     assert services.ratings_sweep() == {}
     assert services.ratings_sweep(now=result.finished_at + timedelta(seconds=3)) == {"rampage": 1}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_results_finishing_at_once_for_the_same_players_are_both_applied_in_order(make_user):
+    """Two games of the same players committing at the same instant get seq 1 and 2 and both apply."""
+    ann, bob = make_user("ann"), make_user("bob")
+    barrier, errors = threading.Barrier(2), []
+
+    def finish(object_id, places):
+        try:
+            with transaction.atomic():
+                barrier.wait()
+                services.result_record(pool="wordgame", kind="crossword", object_id=object_id,
+                                       finishes=[Finish(ann.pk, places[0]), Finish(bob.pk, places[1])])
+        except Exception as error:  # surfaced below
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=finish, args=(n, places)) for n, places in ((1, (1, 2)), (2, (2, 1)))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert not errors
+    first, second = RatedResult.objects.order_by("seq")
+    assert (first.seq, second.seq) == (1, 2)
+    assert services.ratings_apply(pool="wordgame") == 2
+    assert RatedPlayer.objects.get(result=second, user=ann).mu_before == RatedPlayer.objects.get(
+        result=first, user=ann).mu_after
+    assert Rating.objects.get(user=ann, pool="wordgame").games == 2
