@@ -51,6 +51,10 @@ class ServiceError(RuntimeError):
     """A server could not be found, started or stopped."""
 
 
+class _Exited(ServiceError):
+    """The server process ended while starting (e.g. its port was taken meanwhile)."""
+
+
 def free_port() -> int:
     """A TCP port on 127.0.0.1 that nothing listens on right now."""
     with socket.socket() as s:
@@ -85,6 +89,10 @@ class _Server:
 
     def __init__(self, port: int | None = None):
         self.port = port or free_port()
+        # A port picked here may be taken by another program before the server binds it;
+        # until the first start succeeds, another one is picked then (never after: a
+        # restart keeps the port clients know).
+        self._may_move = port is None
         self.dir = Path(tempfile.mkdtemp(prefix=f"wordfall-{self.name}-"))
         self.process: subprocess.Popen | None = None
         self._log = self.dir / f"{self.name}.log"
@@ -108,6 +116,18 @@ class _Server:
         """Start the server and wait until it answers; a no-op when it already runs."""
         if self.running:
             return self
+        for attempt in range(3):
+            try:
+                self._start_once(timeout)
+                break
+            except _Exited:
+                if not self._may_move or attempt == 2:
+                    raise
+                self.port = free_port()
+        self._may_move = False
+        return self
+
+    def _start_once(self, timeout: float) -> None:
         log = open(self._log, "ab")
         # Its own session, so kill() can take the whole process group down at once
         # (PostgreSQL's backends too) and a Ctrl-C in the terminal does not reach it.
@@ -119,9 +139,9 @@ class _Server:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise ServiceError(f"{self.name} exited with {self.process.returncode}:\n{self.log_tail()}")
+                raise _Exited(f"{self.name} exited with {self.process.returncode}:\n{self.log_tail()}")
             if self._ready():
-                return self
+                return
             time.sleep(0.05)
         self.kill()
         raise ServiceError(f"{self.name} did not answer on port {self.port} within {timeout}s:\n{self.log_tail()}")
@@ -212,12 +232,19 @@ class RedisServer(_Server):
         ]
 
     def _ready(self) -> bool:
+        """This server answers on the port: INFO names our process, not another Redis's."""
         try:
             with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as s:
-                s.sendall(b"PING\r\n")
-                return s.recv(16).startswith(b"+PONG")
+                s.sendall(b"INFO server\r\n")
+                reply = b""
+                while b"process_id:" not in reply or not reply.endswith(b"\r\n"):
+                    chunk = s.recv(65536)
+                    if not chunk:
+                        return False
+                    reply += chunk
         except OSError:
             return False
+        return f"process_id:{self.process.pid}\r\n".encode() in reply
 
 
 class PostgresServer(_Server):
@@ -281,12 +308,12 @@ class PostgresServer(_Server):
         return signal.SIGINT  # "fast" shutdown: roll back open transactions, then exit
 
     def _ready(self) -> bool:
-        if not _port_open(self.port):
+        """The postmaster says "ready" in its pid file, as `pg_ctl start -w` reads it."""
+        try:
+            lines = (self.data / "postmaster.pid").read_text().splitlines()
+        except OSError:
             return False
-        result = subprocess.run(
-            [str(self.bin_dir / "pg_isready"), "-h", "127.0.0.1", "-p", str(self.port), "-q"], capture_output=True
-        )
-        return result.returncode == 0
+        return len(lines) >= 8 and lines[0].strip() == str(self.process.pid) and lines[7].strip() == "ready"
 
 
 # --- which servers a test run uses ---------------------------------------------------

@@ -164,3 +164,24 @@ def test_a_run_on_a_given_redis_keeps_to_its_own_queue_and_cache_keys():
 
     assert queue_and_prefix(WORDFALL_TESTING="1") == ["wf-test-run42", "wf-test-run42"]
     assert queue_and_prefix() == ["celery", "wf"]
+
+
+@pytest.mark.parametrize("server_class", [RedisServer, PostgresServer])
+def test_a_port_taken_before_the_first_start_is_given_up_for_another(server_class):
+    """Another program listening on the picked port: the server starts on a new free port, itself."""
+    import socket
+
+    server = server_class()
+    squatter = socket.socket()
+    squatter.bind(("127.0.0.1", server.port))
+    squatter.listen()
+    try:
+        taken = server.port
+        server.start()
+        assert server.port != taken and server.running
+        port = server.port
+        server.restart()
+        assert server.port == port
+    finally:
+        squatter.close()
+        server.cleanup()
