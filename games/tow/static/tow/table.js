@@ -12,7 +12,17 @@
   const $ = (sel) => root.querySelector(sel);
   const $$ = (sel) => Array.from(root.querySelectorAll(sel));
   const table = $("[data-table]");
-  if (!table) return;
+  if (!table) {
+    // A game waiting for its seats: reload when someone joins, declines or it starts.
+    if ("WebSocket" in window && window.Wordfall && window.Wordfall.wsUrl) {
+      const ws = new WebSocket(window.Wordfall.wsUrl(root.dataset.wsPath));
+      ws.addEventListener("message", (e) => {
+        const data = JSON.parse(e.data);
+        if (data.type === "moved" || (data.type === "hello" && data.status !== view.status)) window.location.reload();
+      });
+    }
+    return;
+  }
   const viewport = $("[data-viewport]");
 
   const MARGIN = 3;                 // empty cells shown around the tiles
