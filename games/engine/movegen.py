@@ -325,13 +325,14 @@ class _Call:
 
     # -- left parts ----------------------------------------------------------------------
 
-    def left_parts(self, longest: int, every_way: bool, hint: int = 0) -> list[dict]:
-        """The left parts index (see ``_LeftParts``) covering at least ``longest``;
+    def left_parts(self, longest: int, every_way: bool, hint: int = 0) -> _LeftParts:
+        """The left parts (see ``_LeftParts``), indexed up to at least ``longest``;
         ``hint``, when first asked, is how long any later anchor may need them."""
         if self._left_parts is None:
             self._left_parts = _LeftParts(self.root, self.counts, every_way)
             self._left_parts.hint = hint
-        return self._left_parts.upto(longest)
+        self._left_parts.upto(longest)
+        return self._left_parts
 
     def left_limit(self, data: _Line, anchor: int) -> int:
         """How many free squares before ``anchor`` a left part may use (0 when a tile
@@ -510,6 +511,17 @@ def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None,
         """
         if count == rack_size and doubles:
             multiplier *= 2
+        # No way of laying the blanks scores more than all real tiles would.
+        all_real = score
+        for square, letter, blank in tiles_laid:
+            if blank:
+                all_real += letter_values[letter] * lm[square] * multiplier
+                checks = cross[square]
+                if checks is not None:
+                    all_real += checks[letter] - blank_points[square]
+        floor = out.floor
+        if all_real + (0 if leaves is None else leave_best[count]) < floor:
+            return
         losses = []
         for square, letter, _ in tiles_laid:
             loss = letter_values[letter] * lm[square] * multiplier
@@ -517,12 +529,6 @@ def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None,
             if checks is not None:
                 loss += checks[letter] - blank_points[square]
             losses.append(loss)
-        # No way of laying the blanks scores more than all real tiles would.
-        all_real = score + sum([loss for loss, (_, _, blank) in zip(losses, tiles_laid)
-                                if blank])
-        floor = out.floor
-        if all_real + (0 if leaves is None else leave_best[count]) < floor:
-            return
         needed: dict = {}
         for _, letter, blank in tiles_laid:
             if blank:
@@ -658,6 +664,7 @@ def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None,
             while limit and size_floor[limit] < floor:
                 limit -= 1
         left_parts = call.left_parts(limit, every_way)
+        by_size, followed_by = left_parts.by_size, left_parts.followed_by
         # Left parts are looked up by the letter they need on the anchor, so only
         # letters passing the anchor's cross-check are ever tried there.
         checks = cross[anchor]
@@ -678,9 +685,11 @@ def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None,
             if size_floor is not None and size_floor[size] < out.floor:
                 continue
             end_only = size + 1 == rack_length or after == SIZE
-            index = left_parts[size]
+            index = by_size[size]
             for letter, points in letters_here:
-                entries = index[letter]
+                # Before tiles on the board only left parts whose word can go on
+                # with the first of them are worth walking.
+                entries = followed_by(size, letter, run[0]) if run else index[letter]
                 main_points = letter_values[letter] * lm[anchor] + run_points[anchor]
                 # left_word and left_used are the nonlocals that record reads.
                 for child, left_word, left_used, own, blank_ok in entries:  # noqa: B007
@@ -731,6 +740,7 @@ class _LeftParts:
     def __init__(self, root: tuple, counts: dict, every_way: bool) -> None:
         self.root, self.counts, self.every_way = root, counts, every_way
         self.by_size: list[dict] = []
+        self.followed: dict = {}
         self.hint = 0  # the longest any anchor may need, to build the index only once
 
     def upto(self, longest: int) -> list[dict]:
@@ -770,7 +780,18 @@ class _LeftParts:
 
         grow(self.root, 0, "", "")
         self.by_size = by_size
+        self.followed = {}
         return by_size
+
+    def followed_by(self, size: int, letter: str, first: str) -> list:
+        """The left parts of ``size`` letters before ``letter`` whose word can go on
+        with ``first`` after it (kept: other anchors before the same tile ask again)."""
+        key = (size, letter, first)
+        entries = self.followed.get(key)
+        if entries is None:
+            entries = self.followed[key] = [
+                entry for entry in self.by_size[size][letter] if first in entry[0][0]]
+        return entries
 
 
 # -- shadow bounds -----------------------------------------------------------------------
