@@ -19,11 +19,6 @@ from config.errors import Refused
 logger = logging.getLogger("wordfall.websocket")
 
 
-# A client message refused with a reason the player can read: the site's one refusal
-# type, so a use case's refusal reaches the player as it is, translated here only.
-MessageRefused = Refused
-
-
 class JsonMessageConsumer(AsyncWebsocketConsumer):
     """Accepts JSON objects ``{"type": ..., ...}`` whose type is in ``message_types``."""
 
@@ -66,7 +61,8 @@ class JsonMessageConsumer(AsyncWebsocketConsumer):
             message = self._parse(text_data, bytes_data)
             handler = getattr(self, "on_" + message["type"].replace(".", "_"))
             await handler(message)
-        except MessageRefused as refused:
+        except Refused as refused:
+            # A use case's refusal, or a malformed message: the player reads the reason.
             logger.warning(
                 "Refused websocket message on %s from %s: %s",
                 self.scope.get("path"), self._who(), refused.reason,
@@ -78,20 +74,20 @@ class JsonMessageConsumer(AsyncWebsocketConsumer):
 
     def _parse(self, text_data, bytes_data) -> dict:
         if not self._take_token():
-            raise MessageRefused("Too many messages; slow down.")
+            raise Refused("Too many messages; slow down.")
         if text_data is None:
-            raise MessageRefused("Messages must be JSON text.")
+            raise Refused("Messages must be JSON text.")
         if len(text_data.encode()) > self.max_message_bytes:
-            raise MessageRefused("Message too large.")
+            raise Refused("Message too large.")
         try:
             message = json.loads(text_data)
         except (ValueError, RecursionError):
             # Deep nesting exhausts the parser's stack; such a message is malformed too.
-            raise MessageRefused("Messages must be JSON text.") from None
+            raise Refused("Messages must be JSON text.") from None
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-            raise MessageRefused("A message is a JSON object with a type.")
+            raise Refused("A message is a JSON object with a type.")
         if message["type"] not in self.message_types:
-            raise MessageRefused(f"Unknown message type: {message['type'][:40]}")
+            raise Refused(f"Unknown message type: {message['type'][:40]}")
         return message
 
     def _who(self) -> str:

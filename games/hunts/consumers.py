@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from channels.db import database_sync_to_async
 
-from config.websocket import JsonMessageConsumer, MessageRefused
+from config.errors import Refused
+from config.websocket import JsonMessageConsumer
 from games.hunts import selectors, services
 from games.hunts.broadcasts import LOBBY_GROUP, lobby_tables_message, player_group, table_group
 
@@ -78,7 +79,7 @@ class TableConsumer(JsonMessageConsumer):
     async def on_submit(self, message):
         round_id = message.get("round_id")
         if type(round_id) is not int:
-            raise MessageRefused("A submission names its round.")
+            raise Refused("A submission names its round.")
         path = message.get("path")
         word = message.get("word")
         result = await _parallel(services.round_submit)(
@@ -90,10 +91,7 @@ class TableConsumer(JsonMessageConsumer):
         await self.send_json(reply)
 
     async def on_start(self, message):
-        try:
-            await _parallel(services.round_start)(table_id=self.table_id, by=self.user)
-        except services.HuntError as refused:
-            raise MessageRefused(refused.reason) from None
+        await _parallel(services.round_start)(table_id=self.table_id, by=self.user)
 
     async def on_ping(self, message):
         await _parallel(services.connection_touch)(channel_name=self.channel_name)

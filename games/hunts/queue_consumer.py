@@ -9,7 +9,7 @@ from channels.db import database_sync_to_async
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from config.websocket import JsonMessageConsumer, MessageRefused
+from config.websocket import JsonMessageConsumer
 from games.hunts import services
 from games.hunts.broadcasts import QUEUE_COUNTS_GROUP, queue_group
 from games.hunts.services import matchmaking
@@ -62,10 +62,7 @@ class QueueConsumer(JsonMessageConsumer):
         await self.send_json({"type": "pong"})
 
     async def on_cancel(self, message):
-        try:
-            await database_sync_to_async(services.queue_cancel)(user=self.user)
-        except services.HuntError as refused:
-            raise MessageRefused(refused.reason) from None
+        await database_sync_to_async(services.queue_cancel)(user=self.user)
 
     # -- from the services -----------------------------------------------------------
 

@@ -72,9 +72,9 @@ def test_played_once_per_player(make_user):
     """A second try is refused, and a finished daily table cannot start another round."""
     ann = make_user("ann")
     game_round = play(ann, "classic5")
-    with pytest.raises(services.HuntError, match="You have played today's Classic 5×5 challenge"):
+    with pytest.raises(services.Refused, match="You have played today's Classic 5×5 challenge"):
         services.daily_play(user=ann, pool="classic5")
-    with pytest.raises(services.HuntError, match="played once"):
+    with pytest.raises(services.Refused, match="played once"):
         services.round_start(table_id=game_round.table_id, by=ann)
     services.daily_play(user=ann, pool="rampage")  # the other pool is its own challenge
     assert HuntTable.objects.filter(host=ann, daily__isnull=False).count() == 2
@@ -93,7 +93,7 @@ def test_two_tabs_starting_at_once_get_one_round(make_user):
             barrier.wait()
             services.daily_play(user=ann, pool="rampage")
             outcomes.append("played")
-        except services.HuntError:
+        except services.Refused:
             outcomes.append("refused")
         finally:
             connection.close()
@@ -121,7 +121,7 @@ def test_bad_starts_are_refused(make_user, pool, who, reason):
     user = {"ann": lambda: make_user("ann"), "bot": lambda: make_user("b", is_bot=True), "anonymous": AnonymousUser}[
         who
     ]()
-    with pytest.raises(services.HuntError) as refused:
+    with pytest.raises(services.Refused) as refused:
         services.daily_play(user=user, pool=pool)
     assert refused.value.reason == reason
     assert not HuntTable.objects.exists()

@@ -74,7 +74,7 @@ def test_create_table_seats_host_and_bots(make_user):
 ])
 def test_create_table_refuses_bad_settings(make_user, settings_, reason):
     """Out-of-range settings are refused with a reason."""
-    with pytest.raises(services.HuntError) as refused:
+    with pytest.raises(services.Refused) as refused:
         services.table_create(host=make_user(), **settings_)
     assert refused.value.reason == reason
 
@@ -84,7 +84,7 @@ def test_join_full_table_and_twice(rampage, make_user):
     table, ann, bob = rampage
     assert services.table_join(table_id=table.pk, user=bob).position == 1
     services.table_join(table_id=table.pk, user=make_user("cy"))
-    with pytest.raises(services.HuntError, match="full"):
+    with pytest.raises(services.Refused, match="full"):
         services.table_join(table_id=table.pk, user=make_user("dee"))
 
 
@@ -92,7 +92,7 @@ def test_anonymous_cannot_sit(rampage):
     """Anonymous users watch but cannot sit."""
     from django.contrib.auth.models import AnonymousUser
 
-    with pytest.raises(services.HuntError):
+    with pytest.raises(services.Refused):
         services.table_join(table_id=rampage[0].pk, user=AnonymousUser())
 
 
@@ -111,15 +111,15 @@ def test_start_needs_host_and_two_seats(make_user):
     """Only the host starts, and only with two seats filled (bots count)."""
     ann, bob = make_user("ann"), make_user("bob")
     table = services.table_create(host=ann)
-    with pytest.raises(services.HuntError, match="two seated"):
+    with pytest.raises(services.Refused, match="two seated"):
         services.round_start(table_id=table.pk, by=ann)
     services.table_join(table_id=table.pk, user=bob)
-    with pytest.raises(services.HuntError, match="host"):
+    with pytest.raises(services.Refused, match="host"):
         services.round_start(table_id=table.pk, by=bob)
     game_round = services.round_start(table_id=table.pk, by=ann)
     assert game_round.deadline - game_round.starts_at == timedelta(seconds=120)
     assert game_round.lexicon_code == "en" and game_round.lexicon_version >= 1
-    with pytest.raises(services.HuntError, match="already"):
+    with pytest.raises(services.Refused, match="already"):
         services.round_start(table_id=table.pk, by=ann)
 
 

@@ -58,9 +58,9 @@ def test_joining_twice_or_from_another_tab_is_refused(make_user):
     """A second join, same pool (another tab) or another pool, is refused and changes nothing."""
     ann = make_user("ann")
     services.queue_join(user=ann, pool="rampage")
-    with pytest.raises(services.HuntError, match="already waiting in the Word Rampage queue \\(in another tab"):
+    with pytest.raises(services.Refused, match="already waiting in the Word Rampage queue \\(in another tab"):
         services.queue_join(user=ann, pool="rampage")
-    with pytest.raises(services.HuntError, match="already waiting in the Word Rampage queue; cancel it first"):
+    with pytest.raises(services.Refused, match="already waiting in the Word Rampage queue; cancel it first"):
         services.queue_join(user=ann, pool="classic4")
     assert list(QueueEntry.objects.values_list("pool", flat=True)) == ["rampage"]
 
@@ -82,7 +82,7 @@ def test_bad_joins_are_refused(make_user, who, pool, reason):
         "anonymous": AnonymousUser,
         "ann": lambda: make_user("ann"),
     }[who]()
-    with pytest.raises(services.HuntError) as refused:
+    with pytest.raises(services.Refused) as refused:
         services.queue_join(user=user, pool=pool)
     assert refused.value.reason == reason
     assert not QueueEntry.objects.exists()
@@ -94,7 +94,7 @@ def test_cancel_and_cancel_again(make_user):
     services.queue_join(user=ann, pool="rampage")
     services.queue_cancel(user=ann)
     assert not QueueEntry.objects.exists()
-    with pytest.raises(services.HuntError, match="not waiting"):
+    with pytest.raises(services.Refused, match="not waiting"):
         services.queue_cancel(user=ann)
     services.queue_join(user=ann, pool="classic4")  # free to join again
 
@@ -105,7 +105,7 @@ def test_joining_while_in_a_ranked_round_is_refused_and_after_it_leaves_the_tabl
     matchmaking.match_pool(pool="rampage")
     table = table_of(ann)
     assert matchmaking.queue_status(ann) == {"state": "playing", "table_id": table.pk, "url": f"/hunts/{table.pk}/"}
-    with pytest.raises(services.HuntError, match=f"seated at ranked table {table.pk}"):
+    with pytest.raises(services.Refused, match=f"seated at ranked table {table.pk}"):
         services.queue_join(user=ann, pool="classic4")
     game_round = HuntRound.objects.get(table=table)
     services.round_end(round_id=game_round.pk, now=game_round.deadline)
@@ -118,11 +118,11 @@ def test_a_queued_player_cannot_sit_at_a_ranked_table_by_hand(make_user):
     ann, bob = make_user("ann"), make_user("bob")
     table = services.table_create(host=ann, ranked=True)
     services.queue_join(user=bob, pool="rampage")
-    with pytest.raises(services.HuntError, match="waiting in the Word Rampage ranked queue"):
+    with pytest.raises(services.Refused, match="waiting in the Word Rampage ranked queue"):
         services.table_join(table_id=table.pk, user=bob)
-    with pytest.raises(services.HuntError, match="waiting in the Word Rampage ranked queue"):
+    with pytest.raises(services.Refused, match="waiting in the Word Rampage ranked queue"):
         services.table_create(host=bob, ranked=True)
-    with pytest.raises(services.HuntError, match=f"seated at ranked table {table.pk}"):
+    with pytest.raises(services.Refused, match=f"seated at ranked table {table.pk}"):
         services.queue_join(user=ann, pool="rampage")
     services.table_create(host=bob)  # a casual table is fine
 
@@ -177,7 +177,7 @@ def test_nobody_to_match_offers_a_bot_then_one_click_starts_a_casual_round(make_
     with a bot whose round has started; asking before the offer is refused."""
     start = timezone.now()
     (ann,) = queue(make_user, "classic5", 1500, now=start)
-    with pytest.raises(services.HuntError, match="Keep waiting"):
+    with pytest.raises(services.Refused, match="Keep waiting"):
         services.queue_play_bot(user=ann)
     offer_at = start + timedelta(seconds=matchmaking.POLICY.bot_offer_after)
     services.queue_touch(user=ann, now=offer_at)
@@ -305,7 +305,7 @@ def test_a_cancel_racing_a_pass_is_either_seated_or_gone(make_user):
     try:
         services.queue_cancel(user=players[0])
         outcome["cancel"] = "done"
-    except services.HuntError as refused:
+    except services.Refused as refused:
         outcome["cancel"] = refused.reason
     matcher.join()
     assert outcome["cancel"] == "You are not waiting in a ranked queue."
@@ -381,7 +381,7 @@ def test_joining_the_queue_and_sitting_at_a_ranked_table_at_once(make_user):
     joiner = threading.Thread(target=join)
     joiner.start()
     assert deciding.wait(10)
-    with pytest.raises(services.HuntError, match="waiting in the Word Rampage ranked queue"):
+    with pytest.raises(services.Refused, match="waiting in the Word Rampage ranked queue"):
         services.table_join(table_id=table.pk, user=ann)
     joiner.join()
     assert outcome == {"queue": "joined"}

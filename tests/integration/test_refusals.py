@@ -46,9 +46,8 @@ def test_every_app_refuses_with_the_one_type():
     """Hunts, crosswords, TOW, lexicon, accounts and the sockets share config.errors.Refused."""
     from accounts import services as account_services
     from config.errors import Refused
-    from config.websocket import MessageRefused
     from games.crosswords import services as crossword_services
     from lexicon import services as lexicon_services
 
-    assert services.Refused is services.HuntError is crossword_services.Refused is Refused
-    assert lexicon_services.Refused is account_services.Refused is MessageRefused is Refused
+    assert services.Refused is crossword_services.Refused is Refused
+    assert lexicon_services.Refused is account_services.Refused is Refused

@@ -7,13 +7,13 @@ one transaction, and its broadcasts and follow-up tasks are queued after commit
 
 from .connections import connection_close, connection_open, connection_sweep, connection_touch
 from .daily import daily_play
-from .errors import HuntError, Refused
+from .errors import Refused
 from .matchmaking import match_pool, queue_cancel, queue_join, queue_play_bot, queue_touch
 from .rounds import SubmitResult, round_end, round_start, round_submit, rounds_sweep
 from .tables import table_add_bot, table_create, table_join, table_leave, tables_sweep
 
 __all__ = [
-    "HuntError", "Refused", "SubmitResult",
+    "Refused", "SubmitResult",
     "daily_play", "match_pool", "queue_cancel", "queue_join", "queue_play_bot", "queue_touch",
     "connection_close", "connection_open", "connection_sweep", "connection_touch",
     "round_end", "round_start", "round_submit", "rounds_sweep",

@@ -2,7 +2,4 @@
 
 from config.errors import Refused
 
-# The name hunt code used before the refusal types were one: the same class.
-HuntError = Refused
-
-__all__ = ["HuntError", "Refused"]
+__all__ = ["Refused"]

@@ -34,7 +34,7 @@ from games.hunts.models import HuntLexicon, HuntSeat, HuntTable, QueueEntry, Tab
 from games.ratings import selectors as ratings
 from games.ratings.pools import POOL_INFO, hunt_pool
 
-from .errors import HuntError
+from .errors import Refused
 
 logger = logging.getLogger(__name__)
 User = get_user_model()
@@ -57,7 +57,7 @@ def pool_name(pool: str) -> str:
 
 def _check_pool(pool) -> str:
     if pool not in POOL_RULES:
-        raise HuntError("Unknown ranked pool.")
+        raise Refused("Unknown ranked pool.")
     return pool
 
 
@@ -103,21 +103,21 @@ def queue_join(*, user, pool: str, now: datetime | None = None) -> QueueEntry:
     """
     now = now or timezone.now()
     if user is None or not user.is_authenticated:
-        raise HuntError("Log in to play ranked.")
+        raise Refused("Log in to play ranked.")
     if user.is_bot:
-        raise HuntError("Bots do not play ranked.")
+        raise Refused("Bots do not play ranked.")
     _check_pool(pool)
     _lock_user(user)
     entry = QueueEntry.objects.filter(user_id=user.pk).first()
     if entry is not None:
         if entry.pool == pool:
-            raise HuntError(f"You are already waiting in the {pool_name(pool)} queue (in another tab?).")
-        raise HuntError(f"You are already waiting in the {pool_name(entry.pool)} queue; cancel it first.")
+            raise Refused(f"You are already waiting in the {pool_name(pool)} queue (in another tab?).")
+        raise Refused(f"You are already waiting in the {pool_name(entry.pool)} queue; cancel it first.")
     seats = list(_open_ranked_seats(user).order_by("table_id").values_list("table_id", flat=True))
     tables = list(HuntTable.objects.select_for_update().filter(pk__in=seats).order_by("pk"))
     for table in tables:
         if table.status != TableStatus.BETWEEN:
-            raise HuntError(f"You are seated at ranked table {table.pk}; finish or leave it first.")
+            raise Refused(f"You are seated at ranked table {table.pk}; finish or leave it first.")
     from .tables import table_leave
 
     for table in tables:
@@ -127,7 +127,7 @@ def queue_join(*, user, pool: str, now: datetime | None = None) -> QueueEntry:
         with transaction.atomic():
             entry = QueueEntry.objects.create(user=user, pool=pool, rating=rating, joined_at=now, seen_at=now)
     except IntegrityError:
-        raise HuntError("You are already waiting in a ranked queue.") from None
+        raise Refused("You are already waiting in a ranked queue.") from None
     broadcasts.queue_changed(pool, [user.pk])
     broadcasts.queue_joined(pool)
     return entry
@@ -137,10 +137,10 @@ def queue_join(*, user, pool: str, now: datetime | None = None) -> QueueEntry:
 def queue_cancel(*, user) -> None:
     """Take ``user`` out of the queue they are waiting in."""
     if user is None or not user.is_authenticated:
-        raise HuntError("Log in to play ranked.")
+        raise Refused("Log in to play ranked.")
     entry = QueueEntry.objects.select_for_update().filter(user_id=user.pk).first()
     if entry is None:
-        raise HuntError("You are not waiting in a ranked queue.")
+        raise Refused("You are not waiting in a ranked queue.")
     entry.delete()
     broadcasts.queue_changed(entry.pool, [user.pk])
 
@@ -162,12 +162,12 @@ def queue_play_bot(*, user, strength: str = "medium") -> HuntTable:
     from .tables import table_create
 
     if user is None or not user.is_authenticated:
-        raise HuntError("Log in to play.")
+        raise Refused("Log in to play.")
     entry = QueueEntry.objects.select_for_update().filter(user_id=user.pk).first()
     if entry is None:
-        raise HuntError("You are not waiting in a ranked queue.")
+        raise Refused("You are not waiting in a ranked queue.")
     if entry.bot_offered_at is None:
-        raise HuntError("Keep waiting a little: a bot is offered when nobody can be found.")
+        raise Refused("Keep waiting a little: a bot is offered when nobody can be found.")
     entry.delete()
     rules = POOL_RULES[entry.pool]
     table = table_create(host=user, game=rules.game, size=rules.size, seat_count=2, bots=(strength,))
@@ -236,6 +236,8 @@ def match_pool(*, pool: str, now: datetime | None = None, policy: matching.Match
             table = _seat_if_still_waiting(pool, [seeker.player for seeker in seekers], now)
             if table is not None:
                 formed.append(table)
+        if formed:
+            broadcasts.queue_changed(pool, [])  # the waiting counts, once per pass
     return PassReport(
         pool=pool,
         tables=tuple(table.pk for table in formed),
@@ -279,7 +281,7 @@ def _seat_if_still_waiting(pool: str, players: list[int], now: datetime) -> Hunt
             if len(entries) < len(players):
                 return None
             return _seat_table(pool, [entries[player] for player in players], now)
-    except HuntError as refused:
+    except Refused as refused:
         logger.warning("Ranked table in %s not formed for %s: %s", pool, players, refused.reason)
         return None
 
@@ -290,7 +292,6 @@ def _seat_table(pool: str, entries: list[QueueEntry], now: datetime) -> HuntTabl
     from .tables import table_create, table_join
 
     QueueEntry.objects.filter(pk__in=[entry.pk for entry in entries]).delete()
-    broadcasts.queue_changed(pool, [])
     rules = POOL_RULES[pool]
     host = entries[0].user
     table = table_create(
