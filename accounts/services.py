@@ -134,6 +134,16 @@ def sign_up_confirm(*, uidb64: str, token: str) -> User | None:
     return user
 
 
+def sign_ups_sweep(*, now=None) -> int:
+    """Forget accounts whose sign-up link expired unused, so their names are free again."""
+    now = now or timezone.now()
+    expired = now - timedelta(seconds=settings.PASSWORD_RESET_TIMEOUT)
+    deleted, _ = User.objects.filter(
+        is_active=False, last_login__isnull=True, is_bot=False, is_staff=False, date_joined__lt=expired
+    ).delete()
+    return deleted
+
+
 def password_reset_request(*, email: str) -> None:
     """Queue a reset link for every active account of ``email`` (the worker looks them up).
 

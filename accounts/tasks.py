@@ -24,6 +24,11 @@ def send_password_reset(address: str) -> int:
 
 
 @shared_task
+def sweep_sign_ups() -> int:
+    return services.sign_ups_sweep()
+
+
+@shared_task
 def sweep_presence() -> int:
     return services.presence_sweep()
 

@@ -183,6 +183,7 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # beat tick is harmless.
 CELERY_BEAT_SCHEDULE = {
     "presence-sweep": {"task": "accounts.tasks.sweep_presence", "schedule": 30.0},
+    "sign-ups-sweep": {"task": "accounts.tasks.sweep_sign_ups", "schedule": 3600.0, "options": {"expires": 600}},
     # Sweeps redo lost work within seconds (config/celery.py); a tick queued while no
     # worker ran is useless once the next is due, so it expires.
     "hunts-sweep": {"task": "games.hunts.tasks.sweep", "schedule": 5.0, "options": {"expires": 5}},

@@ -217,3 +217,21 @@ def test_notification_email_is_sent_only_after_commit_and_only_if_opted_in(
         assert [m.to for m in mail.outbox] == [["ann@example.com"]]
     finally:
         app.conf.task_always_eager = False
+
+
+def test_an_unconfirmed_sign_up_is_forgotten_when_its_link_expires(client, make_user, settings):
+    """After the link's lifetime the unfinished account goes and its name can be taken again."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from accounts.services import sign_ups_sweep
+
+    sign_up(client)
+    kept = make_user("bob")
+    User.objects.filter(pk=kept.pk).update(date_joined=timezone.now() - timedelta(days=30))
+    later = timezone.now() + timedelta(seconds=settings.PASSWORD_RESET_TIMEOUT - 60)
+    assert sign_ups_sweep(now=later) == 0
+    assert sign_ups_sweep(now=later + timedelta(minutes=2)) == 1
+    assert not User.objects.filter(username="ann").exists() and User.objects.filter(username="bob").exists()
+    assert sign_up(client).status_code == 200 and User.objects.filter(username="ann").exists()
