@@ -687,9 +687,11 @@ def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None,
             end_only = size + 1 == rack_length or after == SIZE
             index = by_size[size]
             for letter, points in letters_here:
-                # Before tiles on the board only left parts whose word can go on
-                # with the first of them are worth walking.
-                entries = followed_by(size, letter, run[0]) if run else index[letter]
+                entries = index[letter]
+                if run and len(entries) > 16:
+                    # Before tiles on the board only left parts whose word can go on
+                    # with the first of them are worth walking.
+                    entries = followed_by(size, letter, run[0])
                 main_points = letter_values[letter] * lm[anchor] + run_points[anchor]
                 # left_word and left_used are the nonlocals that record reads.
                 for child, left_word, left_used, own, blank_ok in entries:  # noqa: B007
