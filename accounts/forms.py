@@ -43,8 +43,19 @@ class SettingsForm(forms.ModelForm):
             "email_notifications": "Email notifications",
         }
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["email"].help_text = "A new address takes effect when you open the link we send there."
+
     def clean_email(self):
-        email = self.cleaned_data["email"].strip().lower()
-        if User.objects.filter(email__iexact=email).exclude(pk=self.instance.pk).exists():
-            raise forms.ValidationError("Another account uses this email address.")
-        return email
+        return self.cleaned_data["email"].strip().lower()
+
+    def validate_unique(self):
+        # As at sign-up, whether another account has an address is not said here; the
+        # change goes through a link sent to the new address (services.email_change_request).
+        exclude = self._get_validation_exclusions()
+        exclude.add("email")
+        try:
+            self.instance.validate_unique(exclude=exclude)
+        except forms.ValidationError as error:
+            self._update_errors(error)

@@ -134,6 +134,63 @@ def sign_up_confirm(*, uidb64: str, token: str) -> User | None:
     return user
 
 
+EMAIL_CHANGE_SALT = "accounts.email-change"
+
+
+@transaction.atomic
+def email_change_request(*, user: User, email: str) -> None:
+    """Email ``user`` a link that moves their account to ``email``.
+
+    The answer is the same whether or not another account has the address; if one has,
+    its owner is told instead and no link is sent.
+    """
+    from django.core import signing
+
+    owner = User.objects.filter(email__iexact=email).exclude(pk=user.pk).first()
+    if owner is not None:
+        if not owner.is_bot:
+            body = render_to_string(
+                "accounts/email/email_taken.txt",
+                {"user": owner, "site_name": settings.SITE_NAME, "site_url": settings.SITE_URL},
+            )
+            _email_on_commit(owner.email, "Someone tried to use your address", body)
+        return
+    token = signing.dumps({"user": user.pk, "from": user.email, "to": email}, salt=EMAIL_CHANGE_SALT)
+    link = settings.SITE_URL + reverse("email_change_confirm", args=[token])
+    body = render_to_string(
+        "accounts/email/email_change.txt",
+        {"user": user, "link": link, "site_name": settings.SITE_NAME, "days": confirmation_days()},
+    )
+    _email_on_commit(email, "Confirm your new email address", body)
+
+
+@transaction.atomic
+def email_change_confirm(*, user: User, token: str) -> str:
+    """Move ``user``'s account to the address the link names; returns it.
+
+    Raises Refused for a link that expired, belongs to someone else, was used (the
+    address changed since it was sent) or names an address taken meanwhile.
+    """
+    from django.core import signing
+
+    try:
+        data = signing.loads(token, salt=EMAIL_CHANGE_SALT, max_age=settings.PASSWORD_RESET_TIMEOUT)
+    except signing.BadSignature:
+        raise Refused("This link has expired or is damaged; change the address again in your settings.") from None
+    user = User.objects.select_for_update().get(pk=user.pk)
+    if data.get("user") != user.pk:
+        raise Refused("This link is for another account.", 403)
+    if user.email != data.get("from"):
+        raise Refused("This link was used already, or your address changed since it was sent.", 409)
+    user.email = data["to"]
+    try:
+        with transaction.atomic():
+            user.save(update_fields=["email"])
+    except IntegrityError:
+        raise Refused("That address now belongs to another account.", 409) from None
+    return user.email
+
+
 def sign_ups_sweep(*, now=None) -> int:
     """Forget accounts whose sign-up link expired unused, so their names are free again."""
     now = now or timezone.now()

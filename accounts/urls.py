@@ -24,6 +24,7 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("u/<username:username>/", views.profile, name="profile"),
     path("settings/", views.account_settings, name="settings"),
+    path("settings/email/<str:token>/", views.email_change_confirm, name="email_change_confirm"),
     path("notifications/", views.notifications, name="notifications"),
     path("notifications/read/", views.notifications_read, name="notifications_read"),
     path("healthz", views.healthz, name="healthz"),

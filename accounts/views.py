@@ -67,12 +67,26 @@ def profile(request, username: str):
 
 @login_required
 def account_settings(request):
+    current_email = request.user.email
     form = SettingsForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
-        form.save()
+        new_email = form.cleaned_data["email"]
+        user = form.save(commit=False)
+        user.email = current_email  # a new address waits for its link
+        user.save()
         messages.success(request, "Settings saved.")
+        if new_email != current_email:
+            services.email_change_request(user=user, email=new_email)
+            messages.info(request, f"We sent a link to {new_email}; your address changes when you open it.")
         return redirect("settings")
     return render(request, "accounts/settings.html", {"form": form})
+
+
+@login_required
+def email_change_confirm(request, token: str):
+    email = services.email_change_confirm(user=request.user, token=token)
+    messages.success(request, f"Your email address is now {email}.")
+    return redirect("settings")
 
 
 @login_required

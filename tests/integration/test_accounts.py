@@ -158,11 +158,41 @@ def test_settings_page_saves_preferences(client, make_user):
     assert (user.display_name, user.preferred_lexicon, user.email_notifications) == ("Ann B", "en-gb", False)
 
 
-def test_settings_refuse_another_players_email(client, make_user):
+def test_a_new_email_address_takes_effect_from_the_link_sent_there(
+    client, make_user, eager_emails, django_capture_on_commit_callbacks
+):
+    user = make_user("ann", email="ann@example.com")
+    client.force_login(user)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            reverse("settings"), {"email": "ann@new.example", "preferred_lexicon": "en"}, follow=True
+        )
+    assert "We sent a link to ann@new.example" in response.content.decode()
+    user.refresh_from_db()
+    assert user.email == "ann@example.com", "not before the link is opened"
+    ((message,),) = [[m] for m in mail.outbox]
+    assert message.to == ["ann@new.example"]
+    link = emailed_link(message)
+    assert "Your email address is now ann@new.example" in client.get(link, follow=True).content.decode()
+    user.refresh_from_db()
+    assert user.email == "ann@new.example"
+    assert client.get(link).status_code == 409, "a link works once"
+
+
+def test_settings_do_not_tell_whether_another_account_has_an_address(
+    client, make_user, eager_emails, django_capture_on_commit_callbacks
+):
     make_user("bob", email="bob@example.com")
     client.force_login(make_user("ann"))
-    response = client.post(reverse("settings"), {"email": "bob@example.com", "preferred_lexicon": "en"})
-    assert "Another account uses this email address." in response.context["form"].errors["email"]
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            reverse("settings"), {"email": "Bob@Example.com", "preferred_lexicon": "en"}, follow=True
+        )
+    assert "We sent a link to bob@example.com" in response.content.decode()
+    assert [(m.to, m.subject) for m in mail.outbox] == [
+        (["bob@example.com"], "[Wordfall] Someone tried to use your address")
+    ]
+    assert User.objects.get(username="ann").email == "ann@example.com"
 
 
 def test_settings_need_a_signed_in_player(client):
