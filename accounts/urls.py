@@ -1,21 +1,9 @@
-from django.urls import include, path, register_converter
+from django.urls import include, path
 
-from . import views
-
-
-class UsernameConverter:
-    """Only what a username may hold (``UnicodeUsernameValidator``): no NUL, no slash."""
-
-    regex = r"[\w.@+-]{1,150}"
-
-    def to_python(self, value: str) -> str:
-        return value
-
-    def to_url(self, value: str) -> str:
-        return value
-
-
-register_converter(UsernameConverter, "username")
+from . import (
+    converters,  # noqa: F401 (registers <username:...>)
+    views,
+)
 
 urlpatterns = [
     path("signup/", views.sign_up, name="signup"),

@@ -369,3 +369,31 @@ def test_pages_carry_a_content_security_policy_without_inline_scripts(client, ma
         assert not inline, (path, inline)
         assert not re.search(r"\son[a-z]+\s*=", html.replace("\\n", " ")), path
         assert "<style" not in html, path
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/u/%00/",
+        "/api/players/%00",
+        "/api/players/ann%00/games",
+        "/api/players/ann/games?page=%C2%B2",
+        "/api/players/ann/games?pool=%00",
+        "/api/leaderboards/%00",
+        "/api/leaderboards/rampage?page=%00",
+        "/ratings/rampage/?page=%C2%B2",
+        "/ratings/rampage/?page=%00",
+        "/words/?word=%00",
+        "/words/changes/?lexicon=%00&page=%C2%B2",
+        "/words/request/?word=%00&lexicon=%00&action=%00",
+        "/hunts/daily/?day=%00",
+        "/hunts/999999999999999999999/",
+        "/games/999999999999999999999/",
+    ],
+)
+def test_no_address_answers_500_to_junk(client, make_user, path):
+    """NUL bytes, superscript digits and ids beyond 64 bits get a 4xx or a page, never a 500."""
+    client.force_login(make_user("ann"))
+    client.raise_request_exception = False
+    assert client.get(path).status_code < 500, path
