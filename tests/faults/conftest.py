@@ -79,6 +79,12 @@ class FaultSite(LiveSite):
     def log(self, name: str) -> str:
         return (self.logs / f"{name}-{self.port}.log").read_text(errors="replace")
 
+    def note(self, text: str) -> None:
+        """Add a line to the fault tests' summary (var/test-logs/faults-summary.txt): what was
+        broken, when, and what was lost."""
+        with open(self.logs.parent / "faults-summary.txt", "a") as summary:
+            summary.write(f"{time.strftime('%Y-%m-%d %H:%M:%S')} {text}\n")
+
 
 @pytest.fixture
 def fault_site(transactional_db, django_db_setup):

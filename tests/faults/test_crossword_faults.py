@@ -70,11 +70,13 @@ def test_worker_killed_during_a_game_against_a_bot(fault_site, make_user):
 
     mine = ann_passes()
     fault_site.kill("worker")
+    killed = time.monotonic()
     time.sleep(3)
     fault_site.restart("worker")
     assert fault_site.worker_ready()
     assert wait_until(lambda: Move.objects.filter(game=game, number=mine + 1, seat=bot_seat).exists(),
                       BOT_MOVES_WITHIN), "the bot never answered after the worker was killed"
+    answered = time.monotonic() - killed
     time.sleep(6)  # a doubled or late task would move again by now
 
     game.refresh_from_db()
@@ -87,3 +89,6 @@ def test_worker_killed_during_a_game_against_a_bot(fault_site, make_user):
     # The stored moves replay into the stored game.
     state = selectors.engine_state(game)
     assert list(state.scores) == [seat.score for seat in game.seats.order_by("index")]
+    fault_site.note(f"crossword worker killed: worker SIGKILLed right after the person's move {mine}, back 3 s later;"
+                    f" the bot answered {answered:.1f} s after the kill; {len(moves)} moves, none missing or doubled;"
+                    " replay equals the stored scores")

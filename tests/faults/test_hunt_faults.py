@@ -32,8 +32,8 @@ ENDS_WITHIN = timedelta(seconds=12)
 class Round:
     """A Rampage round in play: ``ann`` at the table socket, two bots seated."""
 
-    def __init__(self, site, make_user):
-        self.site = site
+    def __init__(self, site, make_user, test: str):
+        self.site, self.test = site, test
         self.ann = make_user("ann")
         self.table = services.table_create(host=self.ann, seat_count=3, bots=("hard", "medium"))
         HuntTable.objects.filter(pk=self.table.pk).update(round_seconds=ROUND_SECONDS)
@@ -49,7 +49,12 @@ class Round:
         # Long words first: the bots prefer common and short ones, so fewer are taken.
         self.words = sorted(on_board, key=lambda w: (-len(w), w))
         self.accepted: set[str] = set()
+        self.events: list[str] = []
         wait_until(lambda: timezone.now() >= self.round.starts_at, 10)
+
+    def event(self, what: str) -> None:
+        """Note ``what`` happened now, in seconds since the board showed."""
+        self.events.append(f"{what} at {(timezone.now() - self.round.starts_at).total_seconds():.1f} s")
 
     def play(self, seconds: float, socket: SocketPlayer | None = None) -> None:
         """Ann types a word about every half second for ``seconds``, noting the accepted ones."""
@@ -88,22 +93,30 @@ class Round:
         # Nothing arrives later either (bot turns still queued, a second end task).
         time.sleep(2)
         assert FoundWord.objects.filter(round=ended).count() == len(words)
+        late = (ended.ended_at - ended.deadline).total_seconds()
+        self.site.note(
+            f"{self.test}: {ROUND_SECONDS} s round; " + "; ".join(self.events)
+            + f"; ended {late:.1f} s after the deadline; {len(self.accepted)} words accepted for the person,"
+            f" {len(mine)} stored; {len(words) - len(mine)} bot words; lost 0, doubled 0, after the deadline 0")
         return ended
 
 
 def test_worker_killed_mid_round(fault_site, make_user):
     """kill -9 the worker mid-round: when it returns, bots find words again and the round ends."""
-    game = Round(fault_site, make_user)
+    game = Round(fault_site, make_user, "worker killed")
     game.play(6)
     assert game.bot_words_since(game.round.starts_at) > 0, "the bots never played"
     fault_site.kill("worker")
     killed_at = timezone.now()
+    game.event("worker SIGKILLed")
     game.play(5)  # people play on: the web process needs no worker
     fault_site.restart("worker")
     assert fault_site.worker_ready()
     back_at = timezone.now()
+    game.event("worker back")
     game.play(6)
     assert wait_until(lambda: game.bot_words_since(back_at) > 0, 10), "the bots did not resume"
+    game.event("bots finding words again")
     assert game.bot_words_since(killed_at) >= game.bot_words_since(back_at)
     game.check_nothing_lost()
     assert game.ann_socket.wait_for(lambda m: m["type"] == "round.ended", 5), "the page never heard the end"
@@ -115,17 +128,21 @@ def test_redis_restarted_mid_round(fault_site, make_user):
     The page stays open across the restart and hears the finds and the end; a page
     opened after it connects at once (no 1011) and gets the whole state.
     """
-    game = Round(fault_site, make_user)
+    game = Round(fault_site, make_user, "Redis restarted")
     game.play(6)
     fault_site.redis.kill()
+    game.event("Redis SIGKILLed")
     time.sleep(1)
     fault_site.redis.start()
     back_at = timezone.now()
+    game.event("Redis back, empty")
     # Finds broadcast while Redis was away are lost: the open page is sent the whole table.
     assert game.ann_socket.wait_for(lambda m: m["type"] == "state" and m["server_now"] > back_at.timestamp() * 1000
                                     and m["round"]["status"] == "playing", 10), "the open page was not resynced"
+    game.event("open page sent the whole table")
     game.play(4)
     assert wait_until(lambda: game.bot_words_since(back_at) > 0, 12), "the bots did not resume"
+    game.event("bots finding words again")
     watcher = SocketPlayer(fault_site, f"/ws/hunts/{game.table.pk}/")
     state = watcher.wait_for(lambda m: m["type"] == "state", 5)
     assert state is not None and state["round"]["id"] == game.round.pk
@@ -143,16 +160,19 @@ def test_redis_restarted_mid_round(fault_site, make_user):
 
 def test_daphne_restarted_mid_round(fault_site, make_user):
     """The web process is killed mid-round: pages reconnect and their state equals the database."""
-    game = Round(fault_site, make_user)
+    game = Round(fault_site, make_user, "daphne killed")
     game.play(6)
     fault_site.kill("daphne")
+    game.event("daphne SIGKILLed")
     assert wait_until(lambda: not game.ann_socket.connected, 5)
     killed = time.time()
     time.sleep(3)  # the bots play on while no page is connected
     fault_site.restart("daphne")
+    game.event("daphne back")
     # The page connects again by itself and is sent the whole table.
     state = game.ann_socket.wait_for(lambda m: m["type"] == "state" and m["server_now"] > killed * 1000, 20)
     assert state is not None, "the page did not reconnect"
+    game.event("page reconnected with the whole table")
     stored = set(FoundWord.objects.filter(round=game.round, found_at__lte=timezone.now() - timedelta(seconds=1))
                  .values_list("word", flat=True))
     assert stored <= {f["word"] for f in state["round"]["found"]}
