@@ -406,3 +406,16 @@ def test_game_view_hides_other_racks(make_user):
     assert view["rack"] == state.racks[0] and state.racks[1] not in str(view)
     assert view["draws"] and view["bag"] == 104 - 14
     assert timezone.now() < game.deadline
+
+
+def test_engine_state_kept_per_game_equals_a_fresh_replay(make_user):
+    """The per-process state cache gives the same state as replaying, for every prefix."""
+    ann, bob = make_user("ann"), make_user("bob")
+    game = start([ann, bob])
+    for _ in range(3):
+        play_best(game)
+    moves = list(game.moves.order_by("number"))
+    lex = selectors.lexicon(game)
+    for count in (3, 1, 2, 0, 3):
+        fresh = engine.replay(2, game.seed, [selectors.engine_move(m) for m in moves[:count]], lex)
+        assert selectors.engine_state(game, moves=moves[:count]) == fresh
