@@ -11,9 +11,11 @@ same queue:
   1.5 s while a queue waits.
 
 With the database (``services.matchmaking.match_pool``: advisory lock, entries read and
-locked, matcher, tables seated through the table and round services): the idle pass over
-2,000 rows, and the pass that seats the steady queue (~500 ranked tables, each with its
-board generated and its round started), as total time and per table.
+locked, matcher, decided players reserved): the idle pass over 2,000 rows; the pass that
+decides the steady queue's ~500 tables and leaves their seating to tasks (what the beat
+task runs); and the same tables seated one after another in the pass (each through the
+table and round services, its board generated and its round started), as total time and
+per table.
 
 The database part needs PostgreSQL and Redis (server mode). It uses its own database,
 $BENCH_DATABASE_URL (default ``postgres://postgres@127.0.0.1:5432/wg_bench_match``, created
@@ -133,6 +135,13 @@ def with_database(count: int) -> None:
         print(f"db   idle   {count} queued: median {ms:7.1f} ms per pass (nobody seatable)")
 
         fill(steady(count, random.Random(1)))
+        start = time.perf_counter()
+        report = matchmaking.match_pool(pool="rampage", now=now, seat=False)
+        print(
+            f"db   decide {count} queued: {(time.perf_counter() - start) * 1000:7.1f} ms for the pass deciding "
+            f"{report.decided} tables (seating left to one task per table, as the beat task does)"
+        )
+        QueueEntry.objects.filter(user__in=users).update(reserved_until=None)
         start = time.perf_counter()
         report = matchmaking.match_pool(pool="rampage", now=now)
         seconds = time.perf_counter() - start

@@ -147,6 +147,18 @@ def queue_joined(pool: str) -> None:
     transaction.on_commit(lambda: tasks.match_ranked.apply_async((pool,), expires=10))
 
 
+def tables_decided(pool: str, tables: list[list[int]]) -> None:
+    """Seat each decided table in a task of its own, so many workers seat a burst."""
+    from games.hunts import tasks
+    from games.hunts.services.matchmaking import RESERVATION
+
+    def send() -> None:
+        for players in tables:
+            tasks.seat_ranked.apply_async((pool, players), expires=RESERVATION.total_seconds())
+
+    transaction.on_commit(send)
+
+
 def queue_matched(user_ids: list[int], table_url: str) -> None:
     """Send each matched player's open lobby pages to their new table."""
 

@@ -229,6 +229,7 @@ class TableConnection(models.Model):
     class Meta:
         indexes = [models.Index(fields=["table"]), models.Index(fields=["seen_at"])]
 
+
 # --------------------------------------------------------------------------- ranked play
 
 
@@ -253,6 +254,9 @@ class QueueEntry(models.Model):
     joined_at = models.DateTimeField()
     seen_at = models.DateTimeField()
     bot_offered_at = models.DateTimeField(null=True, blank=True)
+    reserved_until = models.DateTimeField(
+        null=True, blank=True, help_text="Kept for a table the matcher decided, until it is seated."
+    )
 
     class Meta:
         ordering = ["joined_at", "pk"]

@@ -223,29 +223,31 @@ def test_seating_never_happens_twice_in_one_pass_or_the_next(make_user):
 # --------------------------------------------------------------------------- two matchers at once
 
 
-def _race(slow_seconds: float, pool_lock: bool):
+def _race(slow: str, pool_lock: bool):
     """Run two passes over the same pool on two connections, the first one slowed while it
-    holds its locks; returns both reports."""
-    real_seat = matchmaking._seat_table
+    decides (holding the pool lock) or while it seats (holding its first table's entries);
+    returns both reports."""
+    target = {"decide": (matchmaking.matching, "match"), "seat": (matchmaking, "_seat_table")}[slow]
+    real = getattr(*target)
     inside = threading.Event()
     reports = {}
 
-    def slow_seat(*args, **kwargs):
+    def slowed(*args, **kwargs):
         inside.set()
-        time.sleep(slow_seconds)
-        return real_seat(*args, **kwargs)
+        time.sleep(0.5)
+        return real(*args, **kwargs)
 
     @contextmanager
     def no_pool_lock(pool):
         yield True
 
-    def run(name, patch_seat):
+    def run(name, first):
         try:
             with ExitStack() as stack:
                 if not pool_lock:
                     stack.enter_context(mock.patch.object(matchmaking, "_pool_lock", no_pool_lock))
-                if patch_seat:
-                    stack.enter_context(mock.patch.object(matchmaking, "_seat_table", slow_seat))
+                if first:
+                    stack.enter_context(mock.patch.object(*target, slowed))
                 reports[name] = matchmaking.match_pool(pool="rampage")
         finally:
             connection.close()
@@ -261,17 +263,25 @@ def _race(slow_seconds: float, pool_lock: bool):
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_second_matcher_skips_a_pool_being_decided(make_user):
+    """While one pass decides a pool, a pass on another connection skips it at once."""
+    players = queue(make_user, "rampage", *range(1500, 1580, 10))
+    reports = _race("decide", pool_lock=True)
+    assert reports["second"].skipped and len(reports["first"].tables) == 2
+    for player in players:
+        assert len(seated(player)) == 1
+
+
+@pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("pool_lock", [True, False], ids=["pool-lock", "row-locks-only"])
 def test_two_matchers_at_once_never_seat_a_player_twice(make_user, pool_lock):
-    """While one pass is seating, a second pass on another connection seats nobody twice: it
-    skips the pool (advisory lock), and even with that lock taken away it cannot take the
-    entries being seated (row locks, SKIP LOCKED) and finds those already seated gone.
+    """While one pass is seating, a second pass on another connection seats nobody twice:
+    the entries being seated are locked (SKIP LOCKED), the others reserved for their
+    decided table, and those already seated gone; even with the pool lock taken away.
     Every player ends with exactly one seat."""
     players = queue(make_user, "rampage", *range(1500, 1580, 10))
-    reports = _race(0.5, pool_lock)
-    assert len(reports["first"].tables) + len(reports["second"].tables) == 2
-    if pool_lock:
-        assert reports["second"].skipped and len(reports["first"].tables) == 2
+    reports = _race("seat", pool_lock)
+    assert len(reports["first"].tables) == 2 and reports["second"].tables == ()
     for player in players:
         assert len(seated(player)) == 1
     assert HuntTable.objects.filter(ranked=True).count() == 2
@@ -331,7 +341,7 @@ def test_leaving_a_finished_ranked_table_to_queue_again_keeps_the_old_result(mak
 
 def test_a_pass_dying_midway_loses_nobody_and_seats_nobody_twice(make_user):
     """A pass that dies while seating its second table leaves the first table seated and the
-    second table's players still queued, untouched; the next pass seats them."""
+    second table's players still queued; once their reservation ends a pass seats them."""
     from games.hunts.services import rounds
 
     now = timezone.now()
@@ -349,7 +359,9 @@ def test_a_pass_dying_midway_loses_nobody_and_seats_nobody_twice(make_user):
         matchmaking.match_pool(pool="rampage", now=now)
     assert QueueEntry.objects.count() == 4
     assert HuntTable.objects.filter(ranked=True).count() == 1
-    report = matchmaking.match_pool(pool="rampage", now=now)
+    # Their table stays theirs for the reservation, then they are matched afresh.
+    assert matchmaking.match_pool(pool="rampage", now=now + timedelta(seconds=1)).decided == 0
+    report = matchmaking.match_pool(pool="rampage", now=now + matchmaking.RESERVATION)
     assert len(report.tables) == 1
     for player in players:
         assert len(seated(player)) == 1
@@ -386,3 +398,21 @@ def test_joining_the_queue_and_sitting_at_a_ranked_table_at_once(make_user):
     joiner.join()
     assert outcome == {"queue": "joined"}
     assert seated(ann) == []
+
+
+def test_a_decided_table_is_seated_once_however_often_its_task_runs(make_user):
+    """A pass that leaves seating to tasks reserves the players; the seating task run twice
+    seats one table; a table whose player cancelled is not seated and frees the others."""
+    now = timezone.now()
+    players = queue(make_user, "classic4", *range(1500, 1580, 10), now=now)
+    report = matchmaking.match_pool(pool="classic4", now=now, seat=False)
+    assert report.decided == 2 and report.tables == ()
+    assert QueueEntry.objects.filter(reserved_until__isnull=False).count() == 8
+    assert matchmaking.match_pool(pool="classic4", now=now, seat=False).decided == 0  # reserved
+    first, second = [p.pk for p in players[:4]], [p.pk for p in players[4:]]
+    table = matchmaking.seat_decided(pool="classic4", players=first)
+    assert table is not None and matchmaking.seat_decided(pool="classic4", players=first) is None
+    services.queue_cancel(user=players[4])
+    assert matchmaking.seat_decided(pool="classic4", players=second) is None
+    assert QueueEntry.objects.filter(reserved_until__isnull=True).count() == 3
+    assert [len(seated(p)) for p in players] == [1, 1, 1, 1, 0, 0, 0, 0]

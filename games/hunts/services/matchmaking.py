@@ -47,6 +47,9 @@ POLICY = matching.DEFAULT_POLICY
 # A queued player whose page has given no sign of life for this long is dropped; a
 # reload or a short network drop stays well inside it.
 GRACE = timedelta(seconds=15)
+# A decided table's players are kept for it this long; if it is not seated by then (a
+# lost task), they are matched afresh.
+RESERVATION = timedelta(seconds=10)
 # Class of the pools' advisory locks ("mtch"); the object is the pool's index.
 MATCH_LOCK_CLASS = 0x6D746368
 
@@ -186,6 +189,7 @@ class PassReport:
     pool: str
     skipped: bool = False
     tables: tuple[int, ...] = ()
+    decided: int = 0
     dropped: tuple[int, ...] = ()
     offered: tuple[int, ...] = ()
     waiting: int = 0
@@ -214,14 +218,18 @@ def _pool_lock(pool: str):
                 cursor.execute("SELECT pg_advisory_unlock(%s)", [key])
 
 
-def match_pool(*, pool: str, now: datetime | None = None, policy: matching.MatchPolicy = POLICY) -> PassReport:
-    """One matcher pass over ``pool``: drop the departed, offer bots, seat tables.
+def match_pool(
+    *, pool: str, now: datetime | None = None, policy: matching.MatchPolicy = POLICY, seat: bool = True
+) -> PassReport:
+    """One matcher pass over ``pool``: drop the departed, offer bots, decide tables.
 
-    Returns at once, doing nothing, while another process is matching the same pool.
-    The decision is one transaction and each table is seated in one of its own, so
-    seated players hear of their table at once and no lock is held through the pass. A
-    table whose players are no longer all waiting when its turn comes (one cancelled)
-    is left for the next pass.
+    The decision is one short transaction under the pool's lock; a second matcher
+    finding the lock taken returns at once (``skipped``). The players of each decided
+    table are reserved for ``RESERVATION``, so no other pass decides them again, and the
+    table is seated in a transaction of its own (``seat_decided``): here, one after
+    another (``seat``), or by one ``seat_ranked`` task per table, so a burst of tables is
+    seated by every worker at once. A table not seated in time (a lost task, a player who
+    cancelled) is decided afresh once the reservation ends.
     """
     now = now or timezone.now()
     _check_pool(pool)
@@ -230,10 +238,11 @@ def match_pool(*, pool: str, now: datetime | None = None, policy: matching.Match
     with _pool_lock(pool) as held:
         if not held:
             return PassReport(pool=pool, skipped=True)
-        result, stale, offered = _decide(pool, now, policy)
-        formed = []
-        for seekers in result.tables:
-            table = _seat_if_still_waiting(pool, [seeker.player for seeker in seekers], now)
+        decided, waiting, stale, offered = _decide(pool, now, policy, in_tasks=not seat)
+    formed = []
+    if seat:
+        for players in decided:
+            table = seat_decided(pool=pool, players=players, now=now)
             if table is not None:
                 formed.append(table)
         if formed:
@@ -241,35 +250,55 @@ def match_pool(*, pool: str, now: datetime | None = None, policy: matching.Match
     return PassReport(
         pool=pool,
         tables=tuple(table.pk for table in formed),
+        decided=len(decided),
         dropped=tuple(stale),
         offered=tuple(offered),
-        waiting=len(result.waiting),
+        waiting=waiting,
     )
 
 
 @transaction.atomic
-def _decide(pool: str, now: datetime, policy: matching.MatchPolicy):
-    """Read the pool's queue, drop the silent, run the matcher and mark the bot offers."""
+def _decide(pool: str, now: datetime, policy: matching.MatchPolicy, *, in_tasks: bool):
+    """Read the pool's queue, drop the silent, run the matcher over those not reserved,
+    reserve the decided tables' players and mark the bot offers."""
     entries = list(QueueEntry.objects.select_for_update(skip_locked=True).filter(pool=pool).order_by("joined_at", "pk"))
     stale = [entry.user_id for entry in entries if entry.seen_at < now - GRACE]
     if stale:
         QueueEntry.objects.filter(pool=pool, user_id__in=stale).delete()
-    entries = [entry for entry in entries if entry.seen_at >= now - GRACE]
+    free = [
+        entry
+        for entry in entries
+        if entry.seen_at >= now - GRACE and (entry.reserved_until is None or entry.reserved_until <= now)
+    ]
     result = matching.match(
-        (matching.Seeker(entry.user_id, entry.rating, entry.joined_at.timestamp()) for entry in entries),
+        (matching.Seeker(entry.user_id, entry.rating, entry.joined_at.timestamp()) for entry in free),
         now.timestamp(),
         policy,
     )
-    offered_before = {entry.user_id for entry in entries if entry.bot_offered_at is not None}
+    decided = [[seeker.player for seeker in seekers] for seekers in result.tables]
+    if decided:
+        QueueEntry.objects.filter(user_id__in=[p for players in decided for p in players]).update(
+            reserved_until=now + RESERVATION
+        )
+        if in_tasks:
+            broadcasts.tables_decided(pool, decided)
+    offered_before = {entry.user_id for entry in free if entry.bot_offered_at is not None}
     offered = [player for player in result.lonely if player not in offered_before]
     if offered:
         QueueEntry.objects.filter(user_id__in=offered).update(bot_offered_at=now)
     if stale or offered:
         broadcasts.queue_changed(pool, stale + offered)
-    return result, stale, offered
+    return decided, len(result.waiting), stale, offered
 
 
-def _seat_if_still_waiting(pool: str, players: list[int], now: datetime) -> HuntTable | None:
+def seat_decided(*, pool: str, players: list[int], now: datetime | None = None) -> HuntTable | None:
+    """Seat a table the matcher decided, in one transaction, if all its players still wait.
+
+    Otherwise (one cancelled or was dropped, or another seating holds them) nothing is
+    seated, and the players still waiting are released for the next pass. Safe to run
+    twice: the second run finds the entries gone.
+    """
+    now = max(now or timezone.now(), timezone.now())  # a late seating's 3-2-1 starts now
     try:
         with transaction.atomic():
             entries = {
@@ -278,12 +307,12 @@ def _seat_if_still_waiting(pool: str, players: list[int], now: datetime) -> Hunt
                 .filter(pool=pool, user_id__in=players)
                 .select_related("user")
             }
-            if len(entries) < len(players):
-                return None
-            return _seat_table(pool, [entries[player] for player in players], now)
+            if len(entries) == len(players):
+                return _seat_table(pool, [entries[player] for player in players], now)
     except Refused as refused:
         logger.warning("Ranked table in %s not formed for %s: %s", pool, players, refused.reason)
-        return None
+    QueueEntry.objects.filter(pool=pool, user_id__in=players).update(reserved_until=None)
+    return None
 
 
 def _seat_table(pool: str, entries: list[QueueEntry], now: datetime) -> HuntTable:
@@ -299,15 +328,14 @@ def _seat_table(pool: str, entries: list[QueueEntry], now: datetime) -> HuntTabl
     )
     for entry in entries[1:]:
         table_join(table_id=table.pk, user=entry.user)
-    # A long pass seats its last tables well after it began: their 3-2-1 starts now.
-    round_start(table_id=table.pk, by=host, now=max(now, timezone.now()))
+    round_start(table_id=table.pk, by=host, now=now)
     broadcasts.queue_matched([entry.user_id for entry in entries], table.get_absolute_url())
     return table
 
 
-def match_all(*, now: datetime | None = None) -> list[PassReport]:
-    """A pass over every pool (the beat task)."""
-    return [match_pool(pool=pool, now=now) for pool in POOL_RULES]
+def match_all(*, now: datetime | None = None, seat: bool = True) -> list[PassReport]:
+    """A pass over every pool."""
+    return [match_pool(pool=pool, now=now, seat=seat) for pool in POOL_RULES]
 
 
 # --------------------------------------------------------------------------- reads
