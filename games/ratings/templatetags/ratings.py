@@ -14,10 +14,28 @@ CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 320, 110, 6
 CHART_MIN_SPAN = 100  # rating points: a flat history still reads as flat, not as a cliff
 
 
-def change_of(kind: str, object_id: int, user_id: int) -> dict:
-    """The rating change of ``user_id`` in a game: {"state": "none"|"pending"|"done", ...}."""
-    row = (RatedPlayer.objects.filter(result__kind=kind, result__object_id=object_id, user_id=user_id)
-           .values_list("rating_before", "rating_after", "result__applied").first())
+RECENT_CHANGES = 100  # a list of games looks up its player's latest changes in one query
+
+
+def _changes(user_id: int, kind: str, object_ids=None) -> dict[int, tuple]:
+    rows = RatedPlayer.objects.filter(user_id=user_id, result__kind=kind)
+    if object_ids is not None:
+        rows = rows.filter(result__object_id__in=object_ids)
+    else:
+        rows = rows.order_by("-result__finished_at")[:RECENT_CHANGES]
+    return {object_id: (before, after, applied) for object_id, before, after, applied in rows.values_list(
+        "result__object_id", "rating_before", "rating_after", "result__applied")}
+
+
+def change_of(kind: str, object_id: int, user_id: int, known: dict | None = None) -> dict:
+    """The rating change of ``user_id`` in a game: {"state": "none"|"pending"|"done", ...}.
+
+    ``known``: that player's latest changes already read (a list of games).
+    """
+    row = known.get(object_id) if known is not None else None
+    # ``known`` holds every change of the player when it is shorter than the limit.
+    if row is None and (known is None or len(known) >= RECENT_CHANGES):
+        row = _changes(user_id, kind, [object_id]).get(object_id)
     if row is None:
         return {"state": "none"}
     before, after, applied = row
@@ -26,10 +44,17 @@ def change_of(kind: str, object_id: int, user_id: int) -> dict:
     return {"state": "done", "change": after - before, "after": after}
 
 
-@register.inclusion_tag("ratings/_change.html")
-def rating_change(kind: str, object_id: int, user) -> dict:
-    """"+12" / "−8" beside a player in a rated game; a pending change fetches itself."""
-    return change_of(kind, object_id, getattr(user, "pk", user))
+@register.inclusion_tag("ratings/_change.html", takes_context=True)
+def rating_change(context, kind: str, object_id: int, user) -> dict:
+    """"+12" / "−8" beside a player in a rated game; a pending change fetches itself.
+
+    In a list, the first row reads the player's latest changes for the rest.
+    """
+    user_id = getattr(user, "pk", user)
+    key = ("ratings.changes", kind, user_id)
+    if key not in context.render_context:
+        context.render_context[key] = _changes(user_id, kind)
+    return change_of(kind, object_id, user_id, context.render_context[key])
 
 
 @register.inclusion_tag("ratings/_rating.html")
