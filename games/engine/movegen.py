@@ -883,39 +883,44 @@ def _size_bounds(call: _Call, data: _Line, anchor: int, limit: int,
         fixed_start = None
         points = 0
     # The ends a play can reach rightwards: (rack tiles laid from the anchor on, last
-    # square of the word, board tiles' points in the word, squares the tiles cover).
+    # square of the word, board tiles' points in the word); with, for the first k
+    # squares laid, their word multiplier and cross words' board points.
     ends = []
     squares: list[int] = []
+    right_mult = [1]
+    right_cross = [0]
     i = anchor
     while i < SIZE and len(squares) < rack_length and max_value[i] >= 0:
         squares.append(i)
+        right_mult.append(combine(right_mult[-1], wm[i]))
+        right_cross.append(right_cross[-1] + cross_points[i])
         j = i + 1
         while j < SIZE and tiles[j] is not None:
             points += tile_values[j]
             j += 1
-        ends.append((len(squares), j - 1, points, list(squares)))
+        ends.append((len(squares), j - 1, points))
         i = j
 
     bounds = [_NO_PLAY] * (limit + 1)
+    left_mult = 1
     for size in range(limit + 1):
+        if size:
+            left_mult = combine(left_mult, wm[anchor - size])
         start = anchor - size if fixed_start is None else fixed_start
         chosen = -1
-        for k, (laid, end, _, _) in enumerate(ends):
+        for k, (laid, end, _) in enumerate(ends):
             if laid + size > rack_length or end - start + 1 > max_length:
                 break
             chosen = k
         if chosen < 0:
             continue
-        laid, end, points, right = ends[chosen]
+        laid, end, points = ends[chosen]
         if end - start + 1 < min_length:
             continue
-        new = list(range(anchor - size, anchor)) + right if size else right
-        count = len(new)
-        multiplier = 1
-        for square in new:
-            multiplier = combine(multiplier, wm[square])
+        new = list(range(anchor - size, anchor)) + squares[:laid] if size else squares[:laid]
+        multiplier = combine(left_mult, right_mult[laid])
         bonus = 0
-        if count == rack_size:
+        if laid + size == rack_size:
             bonus = bonus_points
             if doubles:
                 multiplier *= 2
@@ -923,8 +928,7 @@ def _size_bounds(call: _Call, data: _Line, anchor: int, limit: int,
         cap = sum(map(mul, [max_value[square] for square in new], coefficients))
         coefficients.sort(reverse=True)
         paired = sum(map(mul, values, coefficients))
-        bound = (points * multiplier + sum([cross_points[square] for square in new])
-                 + min(cap, paired) + bonus)
+        bound = points * multiplier + right_cross[laid] + min(cap, paired) + bonus
         if leaves is not None:
             best = leaves.best_by_played
             bound += max([best[ends[k][0] + size] for k in range(chosen + 1)])
@@ -1034,7 +1038,10 @@ def top(board: Board, rack: str, variant: Variant, lexicon, n: int = 10, *,
                 limit = call.left_limit(data, anchor)
                 bound = _quick_bound(call, data, anchor, limit, leaves)
                 if bound > _NO_PLAY:
-                    heap.append((-bound, len(heap), None, data, anchor, limit))
+                    # With no room for a left part, the quick bound takes the same
+                    # squares as the exact one would: it serves as that anchor's.
+                    heap.append((-bound, len(heap), None if limit else [bound], data,
+                                 anchor, limit))
                     longest = max(longest, limit)
         heapq.heapify(heap)
         serial = len(heap)
