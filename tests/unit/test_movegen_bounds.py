@@ -170,3 +170,25 @@ def test_best_equals_full_generation_in_real_games_with_the_en_lexicon():
             by_equity = movegen.best(game.board, rack, variant, en, leave_value=leave_value)
             assert by_equity.equity == -ranked(plays, rack, leave_value)[0][0]
             game = game.apply(Move.place(game.to_move, play.placement))
+
+
+edge_lines = st.sampled_from([0, 1, 2, 6, 7, 8, 12, 13, 14])
+edge_tiles = st.lists(
+    st.tuples(edge_lines, edge_lines, st.sampled_from(ALPHABET), st.booleans()),
+    min_size=1, max_size=14)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(lexicon=lexicons, variant=variants, tiles=edge_tiles, data=st.data(),
+       n=st.integers(1, 6), by_equity=st.booleans(), leave_value=leave_values())
+def test_bounded_search_at_the_board_edges(lexicon, variant, tiles, data, n, by_equity,
+                                           leave_value):
+    """Tiles along the edges and in the corners (premium squares at the ends of spans,
+    spans cut by the edge): top(n) is still exactly the head of all plays."""
+    board = Board.empty().with_tiles(tiles)
+    rack = data.draw(racks(variant))
+    if not by_equity:
+        leave_value = None
+    expected = ranked(movegen.generate(board, rack, variant, lexicon), rack, leave_value)
+    found = movegen.top(board, rack, variant, lexicon, n, leave_value=leave_value)
+    assert [(-play.equity, sorted(play.placement)) for play in found] == expected[:n]
