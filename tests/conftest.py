@@ -195,6 +195,10 @@ def live_site(django_db_setup, django_db_blocker):
 
     env = dict(os.environ)
     env["DATABASE_URL"] = _database_url(settings.DATABASES["default"])
+    # The default prefix comes from the database name, which pytest-django changed here
+    # only: the site's processes must publish and listen where this process does.
+    if getattr(settings, "CHANNEL_LAYER_PREFIX", None):
+        env["CHANNEL_LAYER_PREFIX"] = settings.CHANNEL_LAYER_PREFIX
     # Tasks the earlier tests queued (countdowns, a stopped worker's ETA tasks) belong to
     # rows long flushed: the live worker must not run them against this phase's rows.
     app.control.purge()

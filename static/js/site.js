@@ -6,6 +6,23 @@
   window.Wordfall = window.Wordfall || {};
   window.Wordfall.wsUrl = (path) => wsBase + path;
 
+  // Live countdowns redraw time every second, so the browser writes it: the clock face
+  // "2:05" (hunts, queues) and the short form "2 d 5 h" that the server writes for the
+  // same deadlines (config/durations.py, short).
+  window.Wordfall.clock = (seconds) => {
+    seconds = Math.max(0, Math.floor(seconds));
+    return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+  };
+  window.Wordfall.timeLeft = (seconds) => {
+    seconds = Math.max(0, Math.floor(seconds));
+    const d = Math.floor(seconds / 86400), h = Math.floor((seconds % 86400) / 3600);
+    const m = Math.floor((seconds % 3600) / 60), s = seconds % 60;
+    if (d) return `${d} d ${h} h`;
+    if (h) return `${h} h ${m} min`;
+    if (m) return `${m} min ${s} s`;
+    return `${s} s`;
+  };
+
   function toast(text, url) {
     const area = document.querySelector("[data-toasts]");
     if (!area) return;

@@ -383,23 +383,13 @@
 
   // -- time left ------------------------------------------------------------------------
 
-  function formatLeft(seconds) {
-    seconds = Math.max(0, Math.floor(seconds));
-    const d = Math.floor(seconds / 86400), h = Math.floor((seconds % 86400) / 3600);
-    const m = Math.floor((seconds % 3600) / 60), s = seconds % 60;
-    if (d) return `${d} d ${h} h`;
-    if (h) return `${h} h ${m} min`;
-    if (m) return `${m} min ${s} s`;
-    return `${s} s`;
-  }
-
   // The time left turns red when a fifth of the time per move is left (the reminder).
   function tick() {
     $$("[data-deadline]").forEach((el) => {
       const deadline = Date.parse(el.dataset.deadline);
       if (isNaN(deadline)) return;
       const left = (deadline - Date.now()) / 1000;
-      el.textContent = formatLeft(left);
+      el.textContent = window.Wordfall.timeLeft(left);
       if (!el.title) el.title = "Deadline: " + new Date(deadline).toLocaleString();
       el.classList.toggle("low", left < 0.2 * (parseInt(el.dataset.perMove, 10) || 0));
     });

@@ -336,7 +336,7 @@
     if (r.status !== "playing") { clockEl.textContent = ""; boardEl.classList.add("done"); return; }
     const left = Math.max(0, r.deadline - now);
     const seconds = Math.ceil(left / 1000);
-    clockEl.textContent = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+    clockEl.textContent = window.Wordfall.clock(seconds);
     clockEl.classList.toggle("low", seconds <= 10);
     boardEl.classList.toggle("done", left <= 0);
     if (left <= 0) { typeForm.hidden = true; clockEl.textContent = "Time!"; }

@@ -15,7 +15,7 @@
     if (!box) return;
     const seconds = Math.max(0, Math.floor((Date.now() + offset - Number(box.dataset.joinedAt)) / 1000));
     const clock = box.querySelector("[data-ranked-elapsed]");
-    if (clock) clock.textContent = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+    if (clock) clock.textContent = window.Wordfall.clock(seconds);
   }
   setInterval(tick, 500);
   document.body.addEventListener("htmx:afterSwap", tick);
