@@ -136,6 +136,8 @@ def test_redis_restarted_mid_round(fault_site, make_user):
     fault_site.redis.start()
     back_at = timezone.now()
     game.event("Redis back, empty")
+    # A page opened at once, before the layer may have noticed the restart.
+    early = SocketPlayer(fault_site, f"/ws/hunts/{game.table.pk}/")
     # Finds broadcast while Redis was away are lost: the open page is sent the whole table.
     assert game.ann_socket.wait_for(lambda m: m["type"] == "state" and m["server_now"] > back_at.timestamp() * 1000
                                     and m["round"]["status"] == "playing", 10), "the open page was not resynced"
@@ -155,7 +157,8 @@ def test_redis_restarted_mid_round(fault_site, make_user):
         assert {f["word"] for f in final["round"]["found"]} == set(
             FoundWord.objects.filter(round=ended).values_list("word", flat=True))
     assert "Unrecoverable error" not in fault_site.log("worker")
-    assert 1011 not in watcher.closes
+    assert early.wait_for(lambda m: m["type"] == "state", 1), "the page opened at once got no state"
+    assert 1011 not in watcher.closes + early.closes
 
 
 def test_daphne_restarted_mid_round(fault_site, make_user):
