@@ -1,7 +1,7 @@
 """Crossword move generation benchmark: best move and all plays, with the ``en`` lexicon.
 
-Run with ``python -m bench.bench_movegen [--quick]``. Budgets (DESIGN.md, medians on one
-core of the dev machine):
+Run with ``python -m bench.bench_movegen [--quick] [--strict]`` (``--strict``: exit 1
+when a budget is missed). Budgets (DESIGN.md, medians on one core of the dev machine):
 
 - best move by score: VsMatt (AABDELT) ≤ 2 ms, VsJeremy (DDESW??) ≤ 10 ms, an empty
   board with an 8-tile two-blank Wordgame rack ≤ 150 ms;
@@ -171,7 +171,10 @@ def main(argv: list[str]) -> int:
         ratios = [all_[1] / best[1] for best, all_ in zip(figures["best"], figures["all plays"])]
         print(f"  all plays / best (cpu): median {statistics.median(ratios):.1f}x;"
               f" median {statistics.median(counts):.0f} plays, most {max(counts)}")
-    return 1 if over else 0
+    print("\nbudgets: " + ("SOME OVER (see above)" if over else "all met"))
+    # A miss fails the run only when asked: on a loaded shared machine wall-clock
+    # figures swing, and one bench should not stop `make bench` running the others.
+    return 1 if over and "--strict" in argv else 0
 
 
 if __name__ == "__main__":
