@@ -175,9 +175,11 @@ class SocketPlayer:
 
     def wait_for(self, predicate, seconds: float = 10):
         """The first message (from now on or already received) that ``predicate`` accepts."""
+
         def find():
             with self.lock:
                 return next((m for m in self.messages if predicate(m)), None)
+
         return wait_until(find, seconds, step=0.05)
 
     def request(self, message: dict, seconds: float = 10) -> dict | None:

@@ -31,9 +31,15 @@ def post(site, path: str, user_cookie: str, data: dict) -> int:
     """POST a form to the live site as a signed-in browser would (session and CSRF cookies)."""
     token = secrets.token_hex(16)
     request = urllib.request.Request(
-        site.url + path, data=urllib.parse.urlencode(data).encode(), method="POST",
-        headers={"Cookie": f"{user_cookie}; csrftoken={token}", "X-CSRFToken": token,
-                 "Origin": site.url, "Referer": site.url + "/"},
+        site.url + path,
+        data=urllib.parse.urlencode(data).encode(),
+        method="POST",
+        headers={
+            "Cookie": f"{user_cookie}; csrftoken={token}",
+            "X-CSRFToken": token,
+            "Origin": site.url,
+            "Referer": site.url + "/",
+        },
     )
     try:
         with urllib.request.urlopen(request, timeout=10) as response:
@@ -58,8 +64,9 @@ def test_worker_killed_during_a_game_against_a_bot(fault_site, make_user):
 
     def ann_passes() -> int:
         """Ann passes when it is her turn; the move number she made."""
-        assert wait_until(lambda: Game.objects.get(pk=game.pk).to_move == ann_seat, BOT_MOVES_WITHIN), \
+        assert wait_until(lambda: Game.objects.get(pk=game.pk).to_move == ann_seat, BOT_MOVES_WITHIN), (
             "the bot did not move"
+        )
         number = Game.objects.get(pk=game.pk).move_count
         assert post(fault_site, f"/games/{game.pk}/pass/", cookie, {"move_count": number}) == 200
         return number
@@ -74,8 +81,9 @@ def test_worker_killed_during_a_game_against_a_bot(fault_site, make_user):
     time.sleep(3)
     fault_site.restart("worker")
     assert fault_site.worker_ready()
-    assert wait_until(lambda: Move.objects.filter(game=game, number=mine + 1, seat=bot_seat).exists(),
-                      BOT_MOVES_WITHIN), "the bot never answered after the worker was killed"
+    assert wait_until(
+        lambda: Move.objects.filter(game=game, number=mine + 1, seat=bot_seat).exists(), BOT_MOVES_WITHIN
+    ), "the bot never answered after the worker was killed"
     answered = time.monotonic() - killed
     time.sleep(6)  # a doubled or late task would move again by now
 
@@ -89,6 +97,8 @@ def test_worker_killed_during_a_game_against_a_bot(fault_site, make_user):
     # The stored moves replay into the stored game.
     state = selectors.engine_state(game)
     assert list(state.scores) == [seat.score for seat in game.seats.order_by("index")]
-    fault_site.note(f"crossword worker killed: worker SIGKILLed right after the person's move {mine}, back 3 s later;"
-                    f" the bot answered {answered:.1f} s after the kill; {len(moves)} moves, none missing or doubled;"
-                    " replay equals the stored scores")
+    fault_site.note(
+        f"crossword worker killed: worker SIGKILLed right after the person's move {mine}, back 3 s later;"
+        f" the bot answered {answered:.1f} s after the kill; {len(moves)} moves, none missing or doubled;"
+        " replay equals the stored scores"
+    )

@@ -44,8 +44,9 @@ class Round:
         self.round = wait_until(lambda: HuntRound.objects.filter(table=self.table).first(), 10)
         assert self.round is not None, "the round did not start"
         board = hunt.Board.from_text(self.round.board)
-        on_board = hunt.solve(board, get_lexicon(self.round.lexicon_code, self.round.lexicon_version),
-                              self.round.min_length)
+        on_board = hunt.solve(
+            board, get_lexicon(self.round.lexicon_code, self.round.lexicon_version), self.round.min_length
+        )
         # Long words first: the bots prefer common and short ones, so fewer are taken.
         self.words = sorted(on_board, key=lambda w: (-len(w), w))
         self.accepted: set[str] = set()
@@ -95,9 +96,11 @@ class Round:
         assert FoundWord.objects.filter(round=ended).count() == len(words)
         late = (ended.ended_at - ended.deadline).total_seconds()
         self.site.note(
-            f"{self.test}: {ROUND_SECONDS} s round; " + "; ".join(self.events)
+            f"{self.test}: {ROUND_SECONDS} s round; "
+            + "; ".join(self.events)
             + f"; ended {late:.1f} s after the deadline; {len(self.accepted)} words accepted for the person,"
-            f" {len(mine)} stored; {len(words) - len(mine)} bot words; lost 0, doubled 0, after the deadline 0")
+            f" {len(mine)} stored; {len(words) - len(mine)} bot words; lost 0, doubled 0, after the deadline 0"
+        )
         return ended
 
 
@@ -139,8 +142,12 @@ def test_redis_restarted_mid_round(fault_site, make_user):
     # A page opened at once, before the layer may have noticed the restart.
     early = SocketPlayer(fault_site, f"/ws/hunts/{game.table.pk}/")
     # Finds broadcast while Redis was away are lost: the open page is sent the whole table.
-    assert game.ann_socket.wait_for(lambda m: m["type"] == "state" and m["server_now"] > back_at.timestamp() * 1000
-                                    and m["round"]["status"] == "playing", 10), "the open page was not resynced"
+    assert game.ann_socket.wait_for(
+        lambda m: (
+            m["type"] == "state" and m["server_now"] > back_at.timestamp() * 1000 and m["round"]["status"] == "playing"
+        ),
+        10,
+    ), "the open page was not resynced"
     game.event("open page sent the whole table")
     game.play(4)
     assert wait_until(lambda: game.bot_words_since(back_at) > 0, 12), "the bots did not resume"
@@ -155,7 +162,8 @@ def test_redis_restarted_mid_round(fault_site, make_user):
         # The page resynced after the restart: its last state equals the database.
         assert final is not None, "a page did not catch up with the end"
         assert {f["word"] for f in final["round"]["found"]} == set(
-            FoundWord.objects.filter(round=ended).values_list("word", flat=True))
+            FoundWord.objects.filter(round=ended).values_list("word", flat=True)
+        )
     assert "Unrecoverable error" not in fault_site.log("worker")
     assert early.wait_for(lambda m: m["type"] == "state", 1), "the page opened at once got no state"
     assert 1011 not in watcher.closes + early.closes
@@ -176,8 +184,11 @@ def test_daphne_restarted_mid_round(fault_site, make_user):
     state = game.ann_socket.wait_for(lambda m: m["type"] == "state" and m["server_now"] > killed * 1000, 20)
     assert state is not None, "the page did not reconnect"
     game.event("page reconnected with the whole table")
-    stored = set(FoundWord.objects.filter(round=game.round, found_at__lte=timezone.now() - timedelta(seconds=1))
-                 .values_list("word", flat=True))
+    stored = set(
+        FoundWord.objects.filter(round=game.round, found_at__lte=timezone.now() - timedelta(seconds=1)).values_list(
+            "word", flat=True
+        )
+    )
     assert stored <= {f["word"] for f in state["round"]["found"]}
     game.play(6)
     game.check_nothing_lost()

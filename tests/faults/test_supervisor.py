@@ -26,16 +26,23 @@ class Supervisor:
         self.port = free_port()
         self.var = Path(tempfile.mkdtemp(prefix="wordfall-supervisor-"))
         bin_dir = Path(sys.executable).parent
-        self.env = dict(os.environ, DATABASE_URL=database_url, REDIS_URL=redis.url, WF_BIN=str(bin_dir),
-                        VAR_DIR=str(self.var), HOST="127.0.0.1", PORT=str(self.port), CELERY_CONCURRENCY="2")
+        self.env = dict(
+            os.environ,
+            DATABASE_URL=database_url,
+            REDIS_URL=redis.url,
+            WF_BIN=str(bin_dir),
+            VAR_DIR=str(self.var),
+            HOST="127.0.0.1",
+            PORT=str(self.port),
+            CELERY_CONCURRENCY="2",
+        )
         self.command = [str(bin_dir / "supervisord"), "-c", str(ROOT / "config" / "supervisord.conf")]
         self.ctl = [str(bin_dir / "supervisorctl"), "-c", str(ROOT / "config" / "supervisord.conf")]
         self.process: subprocess.Popen | None = None
 
     def start(self) -> None:
         with open(self.var / "output.log", "w") as log:
-            self.process = subprocess.Popen(self.command, cwd=ROOT, env=self.env, stdout=log,
-                                            stderr=subprocess.STDOUT)
+            self.process = subprocess.Popen(self.command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT)
         wait_for_port(self.port, self.process, timeout=60)
 
     def pids(self) -> dict[str, int]:
@@ -79,14 +86,14 @@ def test_a_killed_process_is_restarted_and_the_others_keep_running(transactional
 
             os.kill(first["worker"], signal.SIGKILL)
             after_worker = wait_until(
-                lambda: (p := supervisor.pids()).get("worker") not in (None, first["worker"]) and p, 30)
+                lambda: (p := supervisor.pids()).get("worker") not in (None, first["worker"]) and p, 30
+            )
             assert after_worker, "the worker was not restarted"
             assert after_worker["web"] == first["web"] and after_worker["beat"] == first["beat"]
             assert wait_until(supervisor.healthy, 30), "no worker answers after the restart"
 
             os.kill(first["web"], signal.SIGKILL)
-            after_web = wait_until(
-                lambda: (p := supervisor.pids()).get("web") not in (None, first["web"]) and p, 30)
+            after_web = wait_until(lambda: (p := supervisor.pids()).get("web") not in (None, first["web"]) and p, 30)
             assert after_web, "daphne was not restarted"
             assert after_web["worker"] == after_worker["worker"] and after_web["beat"] == first["beat"]
             assert wait_until(supervisor.healthy, 30), "the site did not come back"

@@ -58,8 +58,12 @@ def test_an_early_delivery_waits_for_its_time(bot_round, django_capture_on_commi
     """A turn task that arrives well before its time plays nothing and queues itself for then."""
     game_round, seat = bot_round
     with django_capture_on_commit_callbacks() as queued:
-        assert bot_play(round_id=game_round.pk, user_id=seat.user_id, turn=0,
-                        now=seat.bot_next_turn_at - timedelta(seconds=5)) is None
+        assert (
+            bot_play(
+                round_id=game_round.pk, user_id=seat.user_id, turn=0, now=seat.bot_next_turn_at - timedelta(seconds=5)
+            )
+            is None
+        )
     assert len(turns_queued(queued)) == 1
     assert not FoundWord.objects.filter(round=game_round).exists()
     seat.refresh_from_db()
@@ -133,9 +137,17 @@ def test_a_bot_turn_racing_a_person_for_the_same_word_does_not_deadlock(bot_roun
 
     game_round, seat = bot_round
     ann_id = game_round.table.host_id
-    plan = bots._plan(game_round.pk, game_round.board, game_round.game, game_round.lexicon_code,
-                      game_round.lexicon_version, game_round.min_length, game_round.seed,
-                      seat.bot_strength, seat.user_id)
+    plan = bots._plan(
+        game_round.pk,
+        game_round.board,
+        game_round.game,
+        game_round.lexicon_code,
+        game_round.lexicon_version,
+        game_round.min_length,
+        game_round.seed,
+        seat.bot_strength,
+        seat.user_id,
+    )
     word = plan[0]
     path = ",".join(str(r * game_round.size + c) for r, c in hunt_path(game_round, word))
     inserted, bot_done, errors = threading.Event(), threading.Event(), []
@@ -144,8 +156,15 @@ def test_a_bot_turn_racing_a_person_for_the_same_word_does_not_deadlock(bot_roun
         try:
             with transaction.atomic():
                 _round_lock(game_round.pk, shared=True)
-                FoundWord.objects.create(round=game_round, user_id=ann_id, word=word, path=path, points=1,
-                                         exclusive=True, found_at=seat.bot_next_turn_at)
+                FoundWord.objects.create(
+                    round=game_round,
+                    user_id=ann_id,
+                    word=word,
+                    path=path,
+                    points=1,
+                    exclusive=True,
+                    found_at=seat.bot_next_turn_at,
+                )
                 inserted.set()
                 # Commit only once the bot is waiting on this transaction.
                 wait_for_a_blocked_session()
@@ -190,8 +209,9 @@ def wait_for_a_blocked_session(seconds: float = 10) -> None:
     with connections["default"].cursor() as cursor:
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
-            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-                           "AND wait_event_type = 'Lock'")
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+            )
             if cursor.fetchone()[0]:
                 return
             time.sleep(0.05)

@@ -17,10 +17,8 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import lru_cache
-
-from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
