@@ -2,7 +2,6 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
 from .models import User
-from .validators import validate_unconfusable_username
 
 
 class SignUpForm(UserCreationForm):
@@ -11,10 +10,6 @@ class SignUpForm(UserCreationForm):
     class Meta:
         model = User
         fields = ("username", "email")
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["username"].validators.append(validate_unconfusable_username)
 
     def clean_email(self):
         return self.cleaned_data["email"].strip().lower()

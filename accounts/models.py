@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
+from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.db import models
 from django.urls import reverse
+
+from .validators import validate_unconfusable_username
 
 
 class Lexicons(models.TextChoices):
@@ -19,6 +22,14 @@ class Lexicons(models.TextChoices):
 class User(AbstractUser):
     """A player (or a moderator: ``is_staff``)."""
 
+    username = models.CharField(
+        "username",
+        max_length=150,
+        unique=True,
+        help_text="Required. 150 characters or fewer. Letters of one alphabet, digits and @/./+/-/_ only.",
+        validators=[UnicodeUsernameValidator(), validate_unconfusable_username],
+        error_messages={"unique": "A user with that username already exists."},
+    )
     email = models.EmailField("email address", unique=True)
     display_name = models.CharField(max_length=40, blank=True)
     preferred_lexicon = models.CharField(max_length=8, choices=Lexicons.choices, default=Lexicons.BOTH)

@@ -397,3 +397,18 @@ def test_no_address_answers_500_to_junk(client, make_user, path):
     client.force_login(make_user("ann"))
     client.raise_request_exception = False
     assert client.get(path).status_code < 500, path
+
+
+@pytest.mark.django_db
+def test_the_admin_refuses_a_confusable_username_too(client, make_user):
+    """The rule lives on the model field, so an account made in the admin is checked as well."""
+    from accounts.models import User
+
+    client.force_login(make_user("root", is_staff=True, is_superuser=True))
+    response = client.post(
+        "/admin/accounts/user/add/",
+        {"username": "rооt", "password1": "tile-rack-2026", "password2": "tile-rack-2026", "usable_password": "true"},
+    )
+    assert response.status_code == 200
+    assert "one alphabet" in str(response.context["adminform"].form.errors["username"])
+    assert not User.objects.filter(username="rооt").exists()
