@@ -26,9 +26,9 @@ def wants_json(request) -> bool:
 class RefusedMiddleware:
     """Answers a ``Refused`` that a view lets through, the same way for every view.
 
-    A script gets ``{"ok": false, "reason": ...}`` with the refusal's status; a person is
-    sent back to the page they came from with the reason as a message, or, with no such
-    page, shown the reason with the status.
+    A script gets ``{"ok": false, "reason": ...}`` with the refusal's status; an htmx
+    request reloads its page; a person is sent back to the page they came from with the
+    reason as a message, or, with no such page, shown the reason with the status.
     """
 
     def __init__(self, get_response):
@@ -41,12 +41,17 @@ class RefusedMiddleware:
         if not isinstance(exception, Refused):
             return None
         from django.contrib import messages
-        from django.http import JsonResponse
+        from django.http import HttpResponse, JsonResponse
         from django.shortcuts import redirect, render
         from django.utils.http import url_has_allowed_host_and_scheme
 
         if wants_json(request):
             return JsonResponse({"ok": False, "reason": exception.reason}, status=exception.status)
+        if request.headers.get("HX-Request"):
+            # htmx would swap a whole page into a fragment: reload the page instead, which
+            # then shows the reason as a message.
+            messages.error(request, exception.reason)
+            return HttpResponse(status=204, headers={"HX-Refresh": "true"})
         back = request.headers.get("Referer", "")
         if back and url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
             messages.error(request, exception.reason)

@@ -51,3 +51,11 @@ def test_every_app_refuses_with_the_one_type():
 
     assert services.Refused is crossword_services.Refused is Refused
     assert lexicon_services.Refused is account_services.Refused is Refused
+
+
+def test_an_htmx_request_reloads_its_page_with_the_reason(client, make_user, full_table):
+    """htmx is told to reload (no page swapped into a fragment); the reason waits as a message."""
+    client.force_login(make_user("bob"))
+    response = client.post(f"/hunts/{full_table.pk}/join/", HTTP_HX_REQUEST="true")
+    assert (response.status_code, response.headers["HX-Refresh"]) == (204, "true")
+    assert "The table is full." in client.get(f"/hunts/{full_table.pk}/").content.decode()
