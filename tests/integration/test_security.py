@@ -293,6 +293,9 @@ def test_password_reset_answers_alike_and_emails_through_the_worker(
     time.sleep(0.3)  # the unknown address's task runs right after; it must send nothing
     assert [m.to for m in mail.outbox] == [["ann@example.com"]]
     assert "/accounts/reset/" in mail.outbox[0].body
+    from accounts.services import password_reset_send
+
+    assert password_reset_send(email="nobody@example.com") == 0, "the worker's step sends nothing for it"
 
 
 @pytest.mark.django_db
