@@ -1,10 +1,16 @@
 from django.conf import settings
+from django.utils.functional import SimpleLazyObject
 
 
 def site(request):
-    """Site name and, for a signed-in player, the unread notification count."""
+    """Site name and, for a signed-in player, the unread notification count.
+
+    The count is counted only if a template shows it (the header): an htmx partial
+    makes no query for it.
+    """
     context = {"SITE_NAME": settings.SITE_NAME}
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
-        context["unread_notifications"] = user.notifications.filter(read_at__isnull=True).count()
+        context["unread_notifications"] = SimpleLazyObject(
+            lambda: user.notifications.filter(read_at__isnull=True).count())
     return context

@@ -16,6 +16,7 @@ from django.utils import timezone
 from games.engine import crossword
 from games.engine import crossword_game as engine
 from games.engine.crossword import IllegalPlay
+from games.states import StateCache
 from lexicon.services import get_lexicon
 
 from .models import Analysis, Game, Move, MoveKind, Seat, Status
@@ -37,12 +38,46 @@ def engine_move(move: Move) -> engine.Move:
 
 
 def engine_state(game: Game, moves=None) -> engine.Game:
-    """Rebuild the engine's game from the seed and the stored moves (all by default)."""
+    """The engine's game after the stored moves (all by default), from the seed.
+
+    Each process keeps a game's latest state (``games.states``): a request reads and
+    applies only the moves stored since, so it costs the same at move 60 as at move 2.
+    ``replay_state`` rebuilds from the seed alone (the audit).
+    """
+    key = _state_key(game)
+    variant = crossword.variant_named(game.variant)
+
+    def new():
+        return engine.new_game(variant, game.players, game.seed, lexicon(game), game.game_number)
+
+    def step(state, move):
+        return state.apply(engine_move(move))
+
     if moves is None:
-        moves = game.moves.order_by("number")
+        return STATES.latest(
+            key, lambda number: game.moves.filter(number__gte=number).order_by("number"),
+            new=new, step=step)
+    return STATES.state(key, moves, new=new, step=step)
+
+
+def _state_key(game: Game) -> tuple:
+    return ("crossword", game.pk, game.seed, game.variant, game.players, game.game_number,
+            game.lexicon_code, game.lexicon_version)
+
+
+def remember_state(game: Game, state: engine.Game, last: Move) -> None:
+    """Keep ``state``, the game right after the stored move ``last``, for later requests."""
+    STATES.remember(_state_key(game), last.number + 1, last.pk, state)
+
+
+def replay_state(game: Game) -> engine.Game:
+    """Replay every stored move from the seed, checking each again (no kept state)."""
     return engine.replay(
         crossword.variant_named(game.variant), game.players, game.seed,
-        [engine_move(m) for m in moves], lexicon(game), game.game_number)
+        [engine_move(m) for m in game.moves.order_by("number")], lexicon(game), game.game_number)
+
+
+STATES = StateCache()
 
 
 def lexicon(game: Game):
@@ -396,7 +431,8 @@ def preview(*, game: Game, player, placement, move_count: int | None = None) -> 
         else:
             words = shown_words(placement, play.words, state.board.with_tiles(placement))
             result.update(legal=True, score=play.score, reason="",
-                          words=[[w, p] for w, p in words])
+                          words=[[w, p] for w, p in words],
+                          bonus=crossword.all_tiles_points(state.variant, len(placement)))
     return result
 
 

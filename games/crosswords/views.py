@@ -1,7 +1,8 @@
 """Crossword pages: thin views over ``selectors`` (reads) and ``services`` (actions).
 
-Actions from the board answer JSON ``{"ok": true, "move_count": n}`` or
-``{"ok": false, "reason": ...}``; the page then reloads its play area as an htmx partial.
+Actions from the board answer the new play area (an htmx partial) when the board asks
+with ``HX-Request``, so a move is one request; otherwise JSON ``{"ok": true,
+"move_count": n}``. A refusal is always JSON ``{"ok": false, "reason": ...}``.
 """
 
 from __future__ import annotations
@@ -88,12 +89,22 @@ def play_bot(request):
 @login_required
 @require_GET
 def game(request, pk: int):
-    game = get_object_or_404(Game, pk=pk)
+    return _page(request, get_object_or_404(Game, pk=pk))
+
+
+def _page(request, game: Game) -> TemplateResponse:
     view = selectors.game_view(game=game, viewer=request.user)
     template = "crosswords/game.html"
     if request.htmx:
         template += "#play-area"
     return TemplateResponse(request, template, {"view": view, "game": game})
+
+
+def _moved(request, move, **fields):
+    """The board's own request gets the new play area at once; others get JSON."""
+    if request.htmx:
+        return _page(request, move.game)
+    return JsonResponse({"ok": True, "move_count": move.number + 1, **fields})
 
 
 def _move_count(request) -> int | None:
@@ -127,7 +138,7 @@ def play(request, pk: int):
         return _bad(str(error))
     except Refused as refused:
         return _refused(refused)
-    return JsonResponse({"ok": True, "move_count": move.number + 1, "score": move.score})
+    return _moved(request, move, score=move.score)
 
 
 @login_required
@@ -143,7 +154,7 @@ def swap(request, pk: int):
         move = services.game_swap(game_id=pk, player=request.user, tiles=tiles, move_count=move_count)
     except Refused as refused:
         return _refused(refused)
-    return JsonResponse({"ok": True, "move_count": move.number + 1})
+    return _moved(request, move)
 
 
 @login_required
@@ -156,7 +167,7 @@ def pass_turn(request, pk: int):
         move = services.game_pass(game_id=pk, player=request.user, move_count=move_count)
     except Refused as refused:
         return _refused(refused)
-    return JsonResponse({"ok": True, "move_count": move.number + 1})
+    return _moved(request, move)
 
 
 @login_required
@@ -166,7 +177,7 @@ def resign(request, pk: int):
         move = services.game_resign(game_id=pk, player=request.user)
     except Refused as refused:
         return _refused(refused)
-    return JsonResponse({"ok": True, "move_count": move.number + 1})
+    return _moved(request, move)
 
 
 def _lobby_action(request, pk: int, action, done: str, started: str | None = None):

@@ -7,12 +7,10 @@ vote on), its tiles marked as pending.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-
 from django.db.models import F, Q
 
 from games.engine import tow as engine
+from games.states import StateCache
 from lexicon.services import get_lexicon
 
 from .models import Game, Move, MoveKind, Seat, Status
@@ -42,38 +40,24 @@ def lexicon(game: Game):
 
 
 def engine_state(game: Game, moves=None) -> engine.Game:
-    """Rebuild the engine's game from the seed and the stored moves (all by default).
+    """The engine's game after the stored moves (all by default), from the seed.
 
-    States are immutable and moves are only ever appended, so a state is kept per
-    (game, seed, last move row): the next request after a move replays only that move.
+    Each process keeps a game's latest state (``games.states``): the next request after a
+    move applies only that move.
     """
     moves = list(game.moves.order_by("number") if moves is None else moves)
-    key = (game.pk, game.seed, game.lexicon_code, game.lexicon_version, game.house_vote)
-    with _STATES_LOCK:
-        known = _STATES.get(key)
-    start, state = 0, None
-    if known is not None:
-        done, cached = known
-        # The cached state is reusable if it was built from a prefix of these moves.
-        if len(done) <= len(moves) and all(m.pk == pk for m, pk in zip(moves, done)):
-            start, state = len(done), cached
-    if state is None:
-        state = engine.new_game(game.players, game.seed, lexicon(game), game.game_number, house_vote=game.house_vote)
-    for move in moves[start:]:
-        state = state.apply(engine_move(move))
-    if all(m.pk is not None for m in moves):
-        with _STATES_LOCK:
-            _STATES[key] = (tuple(m.pk for m in moves), state)
-            _STATES.move_to_end(key)
-            while len(_STATES) > STATE_CACHE_SIZE:
-                _STATES.popitem(last=False)
-    return state
+    key = ("tow", game.pk, game.seed, game.lexicon_code, game.lexicon_version, game.house_vote)
+    return STATES.state(
+        key,
+        moves,
+        new=lambda: engine.new_game(
+            game.players, game.seed, lexicon(game), game.game_number, house_vote=game.house_vote
+        ),
+        step=lambda state, move: state.apply(engine_move(move)),
+    )
 
 
-#: Games whose latest state this process keeps (a few hundred KB at most).
-STATE_CACHE_SIZE = 128
-_STATES: OrderedDict = OrderedDict()
-_STATES_LOCK = threading.Lock()
+STATES = StateCache()
 
 
 def seat_of(game: Game, user) -> int | None:

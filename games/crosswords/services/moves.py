@@ -51,8 +51,7 @@ def _apply(game: Game, move: engine.Move, *, move_count: int | None, reason: str
         raise Refused("You have left this game.", status=409)
     if move_count is not None and move_count != game.move_count:
         raise Refused(STALE, status=409)
-    moves = list(game.moves.order_by("number"))
-    before = selectors.engine_state(game, moves=moves)
+    before = selectors.engine_state(game)
     try:
         before.check(move)
     except IllegalPlay as refused:
@@ -74,6 +73,7 @@ def _apply(game: Game, move: engine.Move, *, move_count: int | None, reason: str
         rack_before=before.racks[move.seat], rack_after=after.racks[move.seat],
         redeal=turn.redeal, reason=reason)
     game.move_count += 1
+    selectors.remember_state(game, after, stored)
     seats = {seat.index: seat for seat in game.seats.select_related("user")}
     for index, seat in seats.items():
         seat.score = after.scores[index]

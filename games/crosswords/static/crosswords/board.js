@@ -259,7 +259,9 @@
       submit.title = "";
       reason.className = "legal";
       reason.textContent = `${data.score} points:`;
-      words.textContent = " " + data.words.map(([w, p]) => `${w} ${p}`).join(", ");
+      const items = data.words.map(([w, p]) => `${w} ${p}`);
+      if (data.bonus) items.push(`all tiles +${data.bonus}`);
+      words.textContent = " " + items.join(", ");
     } else {
       submit.disabled = true;
       submit.textContent = "Submit";
@@ -272,15 +274,32 @@
 
   // -- moves -----------------------------------------------------------------------
 
+  // A move answers with the new play area (HX-Request), or JSON saying why not.
   async function act(url, fields, button) {
     if (button) button.disabled = true;
     showError("");
-    const data = await post(url, Object.assign({ move_count: area.dataset.moveCount }, fields));
-    if (data.ok) {
-      lastError = ""; pending = [];
-      if (area.dataset.myTurn === "1") document.dispatchEvent(new CustomEvent("crosswords:moved"));
-      await refresh(); return;
+    const body = new FormData();
+    for (const [k, v] of Object.entries(Object.assign({ move_count: area.dataset.moveCount }, fields))) body.append(k, v);
+    let data;
+    try {
+      const response = await fetch(url, {
+        method: "POST", body, credentials: "same-origin",
+        headers: { "X-CSRFToken": csrfToken(), "HX-Request": "true", "Accept": "text/html, application/json" },
+      });
+      if (response.ok && (response.headers.get("Content-Type") || "").startsWith("text/html")) {
+        const html = await response.text();
+        const moved = area.dataset.myTurn === "1";
+        lastError = ""; pending = [];
+        area.outerHTML = html; init();
+        if (moved) document.dispatchEvent(new CustomEvent("crosswords:moved"));
+        return;
+      }
+      try { data = await response.json(); } catch (e) { data = { ok: false, reason: "The server did not answer; try again." }; }
+      data.status = response.status;
+    } catch (e) {
+      data = { ok: false, reason: "The server did not answer; try again." };
     }
+    if (data.ok) { lastError = ""; pending = []; await refresh(); return; }
     if (button) button.disabled = false;
     if (data.status === 409) { lastError = data.reason; await refresh(); return; }
     showError(data.reason || "That did not work; try again.");
