@@ -212,6 +212,11 @@ def play_total(variant: Variant, main_points: int, cross_points: int, tiles_plac
     return main_points + cross_points
 
 
+def all_tiles_points(variant: Variant, tiles_placed: int) -> int:
+    """The all-tiles bonus a play earns on top of its words (Word Grid's +50), else 0."""
+    return variant.all_tiles_bonus if tiles_placed == variant.rack_size else 0
+
+
 def main_word_points(variant: Variant, main_points: int, tiles_placed: int) -> int:
     """Points the main word shows, the all-tiles doubling included (Wordgame)."""
     if tiles_placed == variant.rack_size and variant.all_tiles_doubles_main:

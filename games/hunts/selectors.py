@@ -163,6 +163,15 @@ class PlayerResult:
     player: RoundPlayer
     words: list[FoundWord]
 
+    @property
+    def kept(self) -> int:
+        """Words that count: the standings' figure, so the breakdown never disagrees with it."""
+        return sum(1 for found in self.words if not found.crossed_off)
+
+    @property
+    def crossed_off(self) -> int:
+        return sum(1 for found in self.words if found.crossed_off)
+
 
 def round_results(round_id: int) -> dict | None:
     """A finished round's breakdown: per player every word, points, bonuses, crossings-off."""
