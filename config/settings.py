@@ -30,7 +30,9 @@ REDIS_URL = env.str("REDIS_URL", default="")
 SERVER_MODE = bool(env.str("DATABASE_URL", default="")) and bool(REDIS_URL)
 EMBEDDED = not SERVER_MODE
 
-DEBUG = env.bool("DEBUG", default=EMBEDDED and not TESTING)
+# Off unless asked for, in the embedded default too: players of a local site get the
+# site's own error pages, not Django's debug pages (DEBUG=1 turns them on for developers).
+DEBUG = env.bool("DEBUG", default=False)
 
 _INSECURE_KEY = "embedded-insecure-key-do-not-use-in-production"
 SECRET_KEY = env.str("SECRET_KEY", default="")
@@ -253,13 +255,14 @@ STORAGES = {
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
-            if DEBUG or TESTING
+            if DEBUG or TESTING or EMBEDDED
             else "whitenoise.storage.CompressedManifestStaticFilesStorage"
         )
     },
 }
-WHITENOISE_USE_FINDERS = DEBUG or TESTING
-WHITENOISE_AUTOREFRESH = DEBUG
+# The embedded default serves static files from the source folders (no collectstatic).
+WHITENOISE_USE_FINDERS = DEBUG or TESTING or EMBEDDED
+WHITENOISE_AUTOREFRESH = DEBUG or EMBEDDED
 
 # --- Security (server mode passes `check --deploy`) -----------------------------------
 SESSION_COOKIE_HTTPONLY = True
