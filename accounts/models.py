@@ -79,3 +79,20 @@ class OnlineConnection(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} on {self.channel_name}"
+
+
+class AccountEmail(models.Model):
+    """An account email queued to an address (sign-up, password reset, address change).
+
+    Kept for an hour, to cap how many such emails one address gets: the pages answer the
+    same whether or not an email goes, so the cap is silent.
+    """
+
+    address = models.EmailField()
+    queued_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["address", "queued_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.address} at {self.queued_at:%Y-%m-%d %H:%M}"

@@ -23,7 +23,7 @@ from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 from config.errors import Refused
 from config.realtime import broadcast, broadcast_on_commit, user_group
 
-from .models import Notification, OnlineConnection, User
+from .models import AccountEmail, Notification, OnlineConnection, User
 
 PRESENCE_GROUP = "presence"
 # A connection that has not pinged for this long belongs to a process that died.
@@ -57,10 +57,28 @@ def notify(
     return notification
 
 
+# Account emails one address may get in an hour; more would let anyone flood an inbox
+# through the sign-up, reset and address-change forms.
+ACCOUNT_EMAILS_PER_HOUR = 5
+
+
+def _may_email(address: str) -> bool:
+    """Count an account email to ``address``; False once the hour's allowance is used."""
+    now = timezone.now()
+    address = address.lower()
+    if AccountEmail.objects.filter(address=address, queued_at__gt=now - timedelta(hours=1)).count() >= (
+        ACCOUNT_EMAILS_PER_HOUR
+    ):
+        return False
+    AccountEmail.objects.create(address=address, queued_at=now)
+    return True
+
+
 def _email_on_commit(address: str, subject: str, body: str) -> None:
     from .tasks import send_email
 
-    transaction.on_commit(lambda: send_email.delay(address, subject, body))
+    if _may_email(address):
+        transaction.on_commit(lambda: send_email.delay(address, subject, body))
 
 
 def confirmation_days() -> int:
@@ -198,6 +216,7 @@ def sign_ups_sweep(*, now=None) -> int:
     deleted, _ = User.objects.filter(
         is_active=False, last_login__isnull=True, is_bot=False, is_staff=False, date_joined__lt=expired
     ).delete()
+    AccountEmail.objects.filter(queued_at__lt=now - timedelta(hours=1)).delete()
     return deleted
 
 
@@ -209,7 +228,9 @@ def password_reset_request(*, email: str) -> None:
     """
     from .tasks import send_password_reset
 
-    transaction.on_commit(lambda: send_password_reset.delay(email))
+    with transaction.atomic():
+        if _may_email(email):
+            transaction.on_commit(lambda: send_password_reset.delay(email))
 
 
 def password_reset_send(*, email: str) -> int:
