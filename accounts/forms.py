@@ -30,6 +30,8 @@ class PasswordResetRequestForm(forms.Form):
 
 
 class SettingsForm(forms.ModelForm):
+    chat = forms.BooleanField(required=False, label="Chat", help_text="Show chat at game tables and let me write in it.")
+
     class Meta:
         model = User
         fields = ("display_name", "email", "preferred_lexicon", "email_notifications")
@@ -41,6 +43,9 @@ class SettingsForm(forms.ModelForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["email"].help_text = "A new address takes effect when you open the link we send there."
+        from chat.services import chat_enabled
+
+        self.fields["chat"].initial = chat_enabled(self.instance)
 
     def clean_email(self):
         return self.cleaned_data["email"].strip().lower()

@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
+from chat import services as chat_services
 from config.errors import Refused
 
 from . import services
@@ -74,6 +75,7 @@ def account_settings(request):
         user = form.save(commit=False)
         user.email = current_email  # a new address waits for its link
         user.save()
+        chat_services.chat_enable(user=user, enabled=form.cleaned_data["chat"])
         messages.success(request, "Settings saved.")
         if new_email != current_email:
             services.email_change_request(user=user, email=new_email)

@@ -74,6 +74,7 @@ INSTALLED_APPS = [
     "games.ratings",
     "api",
     "lexicon",
+    "chat",
 ]
 
 MIDDLEWARE = [

@@ -12,5 +12,6 @@ urlpatterns = [
     path("tow/", include("games.tow.urls")),
     path("ratings/", include("games.ratings.urls")),
     path("api/", include("api.urls")),
+    path("chat/", include("chat.urls")),
     path("", include("accounts.urls")),
 ]

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from channels.db import database_sync_to_async
 
+from chat.consumers import ChatMixin
+from chat.rooms import crossword_room
 from config.websocket import JsonMessageConsumer
 
 from .models import Game
@@ -19,8 +21,8 @@ def _game_group(game_id: int) -> tuple[str, int, str] | None:
     return (game.group_name, game.move_count, game.status) if game else None
 
 
-class GameConsumer(JsonMessageConsumer):
-    message_types = frozenset({"ping"})
+class GameConsumer(ChatMixin, JsonMessageConsumer):
+    message_types = frozenset({"ping", "chat", "chat.join"})
 
     async def connect(self):
         if self.user is None or not self.user.is_authenticated:
@@ -34,10 +36,12 @@ class GameConsumer(JsonMessageConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self.send_json({"type": "hello", "move_count": move_count, "status": status})
+        self.chat_place = crossword_room(int(self.scope["url_route"]["kwargs"]["game_id"]))
 
     async def disconnect(self, code):
         if getattr(self, "group", None):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self.chat_close()
 
     async def on_ping(self, message):
         await self.send_json({"type": "pong"})

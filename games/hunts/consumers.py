@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from channels.db import database_sync_to_async
 
+from chat.consumers import ChatMixin
+from chat.rooms import hunt_room
 from config.errors import Refused
 from config.websocket import JsonMessageConsumer
 from games.hunts import selectors, services
@@ -40,10 +42,10 @@ def _parallel(function):
     return database_sync_to_async(function, thread_sensitive=False)
 
 
-class TableConsumer(JsonMessageConsumer):
+class TableConsumer(ChatMixin, JsonMessageConsumer):
     """``/ws/hunts/<table_id>/``: the table's state on connect, live events after."""
 
-    message_types = frozenset({"submit", "start", "ping", "state"})
+    message_types = frozenset({"submit", "start", "ping", "state", "chat", "chat.join"})
     max_message_bytes = 2048
     # Drags can come quickly; the per-player limit in round_submit is the real guard.
     rate_burst = 12
@@ -67,6 +69,7 @@ class TableConsumer(JsonMessageConsumer):
             table_id=self.table_id, channel_name=self.channel_name, user=self.user
         )
         await self.send_json(state)
+        self.chat_place = hunt_room(self.table_id)
 
     async def disconnect(self, code):
         for group in getattr(self, "groups_joined", ()):

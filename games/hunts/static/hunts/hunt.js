@@ -44,6 +44,8 @@
     ws.onopen = () => {
       retry = 500; conn.textContent = "live"; conn.classList.add("ok");
       pinger = setInterval(() => send({ type: "ping" }), 25000);
+      window.Wordfall.chatSend = send;  // chat/static/chat/chat.js writes over this socket
+      if (document.querySelector("[data-chat]")) send({ type: "chat.join" });
     };
     ws.onmessage = (event) => handle(JSON.parse(event.data));
     ws.onclose = (event) => {
@@ -62,6 +64,10 @@
   }
 
   function handle(msg) {
+    if (msg.type.startsWith("chat.")) {
+      document.dispatchEvent(new CustomEvent("wordfall:chat", { detail: msg }));
+      return;
+    }
     // A find or count of a round that is no longer shown (it crossed a "play again").
     if (msg.type.startsWith("round.") && msg.type !== "round.ended" && round() && msg.round_id !== round().id) return;
     switch (msg.type) {

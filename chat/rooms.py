@@ -1,0 +1,80 @@
+"""Which chat a page has, who reads it and who writes it.
+
+- A hunt table's chat is for its players and watchers (signed in); it goes to the
+  table's group, which every socket on the table is in.
+- A crossword game's chat is for its seated players only; it goes to a group that only
+  the players' sockets join, so a watcher's socket never carries it.
+- Games against bots have no chat: a room needs two people who play (a hunt table
+  without bot seats has chat while it waits for people; a daily challenge has none).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from games.hunts.broadcasts import table_group
+
+
+@dataclass(frozen=True)
+class Room:
+    kind: str  # "hunt" or "crossword"
+    object_id: int
+
+    @property
+    def name(self) -> str:
+        return f"{self.kind}.{self.object_id}"
+
+    @property
+    def group(self) -> str:
+        """The channel-layer group a message of this room is sent to."""
+        if self.kind == "hunt":
+            return table_group(self.object_id)
+        return f"crossword.{self.object_id}.players"
+
+    @property
+    def players_only(self) -> bool:
+        return self.kind == "crossword"
+
+
+def hunt_room(table_id: int) -> Room:
+    return Room("hunt", table_id)
+
+
+def crossword_room(game_id: int) -> Room:
+    return Room("crossword", game_id)
+
+
+def _signed_in(user) -> bool:
+    return user is not None and user.is_authenticated and not getattr(user, "is_bot", False)
+
+
+def has_chat(room: Room) -> bool:
+    """Whether the room exists and is played by at least two people (or may be: an open table)."""
+    if room.kind == "hunt":
+        from games.hunts.models import HuntSeat, HuntTable
+
+        table = HuntTable.objects.filter(pk=room.object_id).only("pk", "daily_id").first()
+        if table is None or table.daily_id:
+            return False
+        seats = list(
+            HuntSeat.objects.filter(table_id=room.object_id, left_at__isnull=True).values_list(
+                "bot_strength", flat=True
+            )
+        )
+        people = sum(1 for strength in seats if not strength)
+        return people >= 2 or len(seats) == people
+    from games.crosswords.models import Seat
+
+    users = list(Seat.objects.filter(game_id=room.object_id, user__isnull=False).values_list("user__is_bot", flat=True))
+    return sum(1 for is_bot in users if not is_bot) >= 2
+
+
+def may_read(room: Room, user) -> bool:
+    """Whether ``user`` may read the room (they still may have turned chat off)."""
+    if not _signed_in(user) or not has_chat(room):
+        return False
+    if room.kind == "hunt":
+        return True
+    from games.crosswords.models import Seat
+
+    return Seat.objects.filter(game_id=room.object_id, user=user).exists()

@@ -1,0 +1,103 @@
+// Chat at a game table. Messages arrive over the page's game socket: hunt.js passes
+// them on as "wordfall:chat" events; on a crossword page (data-ws) this script opens the
+// game's socket itself. Every text is put in with textContent, never as HTML.
+(function () {
+  "use strict";
+  const panel = document.querySelector("[data-chat]");
+  if (!panel) return;
+  const log = panel.querySelector("[data-chat-log]");
+  const note = panel.querySelector("[data-chat-note]");
+  const form = panel.querySelector("[data-chat-form]");
+  const input = panel.querySelector("[data-chat-input]");
+  const csrf = panel.querySelector("input[name=csrfmiddlewaretoken]").value;
+  const me = panel.dataset.me;
+  let send = (message) => (window.Wordfall && window.Wordfall.chatSend ? window.Wordfall.chatSend(message) : false);
+
+  function post(url) {
+    return fetch(url, { method: "POST", headers: { "X-CSRFToken": csrf, Accept: "application/json" },
+                        credentials: "same-origin" })
+      .then((r) => r.json()).catch(() => ({ ok: false, reason: "Could not reach the site; try again." }));
+  }
+
+  function button(label, onClick) {
+    const b = document.createElement("button");
+    b.type = "button"; b.className = "link chat-action"; b.textContent = label;
+    b.addEventListener("click", onClick);
+    return b;
+  }
+
+  function line(m) {
+    const li = document.createElement("li");
+    li.dataset.id = m.id; li.dataset.author = m.author;
+    const who = document.createElement("a");
+    who.className = "chat-who"; who.href = `/u/${encodeURIComponent(m.author)}/`; who.textContent = m.name;
+    const text = document.createElement("span");
+    text.className = "chat-text"; text.textContent = m.text;
+    li.append(who, " ", text);
+    if (m.author !== me) {
+      li.append(" ", button("Mute", () => {
+        post(panel.dataset.muteUrl.replace("__name__", encodeURIComponent(m.author))).then((r) => {
+          note.textContent = r.ok ? r.message : r.reason;
+          if (r.ok) log.querySelectorAll("li").forEach((el) => { if (el.dataset.author === m.author) el.remove(); });
+        });
+      }), button("Report", () => {
+        post(panel.dataset.reportUrl.replace(/0\/$/, `${m.id}/`)).then((r) => {
+          note.textContent = r.ok ? r.message : r.reason;
+        });
+      }));
+    }
+    return li;
+  }
+
+  function add(m) {
+    if (log.querySelector(`li[data-id="${m.id}"]`)) return;
+    log.append(line(m));
+    log.scrollTop = log.scrollHeight;
+  }
+
+  function handle(msg) {
+    switch (msg.type) {
+      case "chat.history":
+        panel.hidden = false;
+        log.replaceChildren(...msg.messages.map(line));
+        log.scrollTop = log.scrollHeight;
+        return;
+      case "chat.message": return add(msg);
+      case "chat.hidden": {
+        const el = log.querySelector(`li[data-id="${msg.id}"]`);
+        if (el) el.remove();
+        return;
+      }
+      case "chat.refused": note.textContent = msg.reason; return;
+      default: return;
+    }
+  }
+
+  document.addEventListener("wordfall:chat", (event) => handle(event.detail || {}));
+
+  if (panel.dataset.ws && "WebSocket" in window) {
+    let ws = null, retry = 1000;
+    const connect = () => {
+      ws = new WebSocket(window.Wordfall.wsUrl(panel.dataset.ws));
+      ws.onopen = () => { retry = 1000; ws.send(JSON.stringify({ type: "chat.join" })); };
+      ws.onmessage = (e) => { const msg = JSON.parse(e.data); if (msg.type.startsWith("chat.")) handle(msg); };
+      ws.onclose = (e) => {
+        if (e.code === 4401 || e.code === 4404) return;
+        setTimeout(connect, retry * (0.5 + Math.random())); retry = Math.min(retry * 2, 15000);
+      };
+    };
+    send = (message) => {
+      if (ws && ws.readyState === WebSocket.OPEN) { ws.send(JSON.stringify(message)); return true; }
+      return false;
+    };
+    connect();
+  }
+
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = input.value.trim();
+    if (!text) return;
+    if (send({ type: "chat", text })) { input.value = ""; note.textContent = ""; }
+    else note.textContent = "Not connected; try again in a moment.";
+  });
+})();
