@@ -26,6 +26,7 @@
   let resultsFor = null;   // round id whose results are shown
   let nextId = 1;
   let retry = 500;
+  let queued = [];         // words typed during the 3-2-1, sent the moment play starts
 
   const serverNow = () => Date.now() + offset;
   const round = () => (state && state.round) || null;
@@ -34,6 +35,10 @@
     return !!r && r.status === "playing" && serverNow() >= r.starts_at && serverNow() < r.deadline;
   };
   const canPlay = () => playing() && state.me.seated;
+  const countingDown = () => {
+    const r = round();
+    return !!r && r.status === "playing" && serverNow() < r.starts_at && !!state.me.seated;
+  };
 
   // -- socket -------------------------------------------------------------------
 
@@ -100,7 +105,13 @@
     if (!r) { boardEl.replaceChildren(); foundEl.replaceChildren(); return; }
     if (r.id !== previousRound || !boardEl.children.length) {
       drawBoard(r);
-      if (previousRound) { setDisplay("\u00a0", ""); delete display.dataset.outcome; }
+      queued = [];
+      if (previousRound) {
+        setDisplay("\u00a0", ""); delete display.dataset.outcome;
+        // "Play again" is pressed below the last results: bring the clock, the word line
+        // and the board back to the top of a phone's screen.
+        if (r.status === "playing") showPlayArea();
+      }
     }
     foundEl.replaceChildren();
     r.found.forEach((f) => addFound(f, state.table.game === "rampage", true));
@@ -267,8 +278,20 @@
     event.preventDefault();
     const word = typeInput.value.trim().toLowerCase();
     typeInput.value = "";
-    if (word && canPlay()) submit({ word }, word);
+    if (!word) return;
+    if (canPlay()) submit({ word }, word);
+    else if (countingDown()) {
+      queued.push(word);
+      setDisplay(queued.join(" ").toUpperCase(), "pending", "Sent when the round starts");
+    } else flash("The round is not running.", "bad");
   });
+
+  function showPlayArea() {
+    const play = root.querySelector(".hunt-play");
+    if (play.getBoundingClientRect().top >= 0) return;
+    const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    play.scrollIntoView({ behavior: still ? "auto" : "smooth", block: "start" });
+  }
 
   function submit(payload, shown) {
     setDisplay(shown.toUpperCase(), "pending");
@@ -339,6 +362,10 @@
     }
     countdownEl.hidden = true;
     boardEl.classList.remove("veiled");
+    if (queued.length && canPlay()) {
+      const words = queued; queued = [];
+      words.forEach((w) => submit({ word: w }, w));
+    }
     if (r.status !== "playing") { clockEl.textContent = ""; boardEl.classList.add("done"); return; }
     const left = Math.max(0, r.deadline - now);
     const seconds = Math.ceil(left / 1000);
