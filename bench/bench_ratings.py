@@ -75,7 +75,8 @@ def generate(players: int, results: int, seed: int = 1) -> dict:
     User.objects.bulk_create(
         (User(username=f"p{i:05}", email=f"p{i:05}@bench.invalid", password="!", display_name=f"Player {i}")
          for i in range(players)), batch_size=BATCH)
-    ids = list(User.objects.order_by("pk").values_list("pk", flat=True))
+    # Only the generated players (migrations may have made bot accounts already).
+    ids = list(User.objects.filter(email__endswith="@bench.invalid").order_by("pk").values_list("pk", flat=True))
     heavy = ids[0]
     now = timezone.now()
     span = timedelta(days=60).total_seconds()
@@ -111,6 +112,7 @@ def generate(players: int, results: int, seed: int = 1) -> dict:
                 entry = state[(user_id, pool)]
                 players_rows.append(RatedPlayer(
                     result=result, user_id=user_id, place=place, score=rng.randint(0, 120),
+                    pool=pool, finished_at=finished_at,
                     mu_before=mu0, sigma_before=sigma0, rating_before=scale.shown(mu0),
                     mu_after=mu, sigma_after=sigma, rating_after=scale.shown(mu)))
                 entry[0], entry[1] = mu, sigma
@@ -136,9 +138,11 @@ def generate_games(heavy: int, seed: int = 2) -> None:
     from games.hunts.models import FoundWord, HuntRound, HuntTable, RoundPlayer
 
     rng = random.Random(seed)
-    others = list(get_user_model().objects.exclude(pk=heavy).values_list("pk", flat=True)[:40])
+    others = list(get_user_model().objects.filter(email__endswith="@bench.invalid").exclude(pk=heavy)
+                  .values_list("pk", flat=True)[:40])
     now = timezone.now()
-    table = HuntTable.objects.create(host_id=heavy, ranked=True, seat_count=4, status="between")
+    # Casual: these games have no rated results of their own (the rated history is synthetic).
+    table = HuntTable.objects.create(host_id=heavy, ranked=False, seat_count=4, status="between")
     rounds = HuntRound.objects.bulk_create(
         HuntRound(table=table, number=n + 1, game=rng.choice(("rampage", "classic")), size=4,
                   board="catsorexdingplum", seed="s", lexicon_code="en", lexicon_version=1, min_length=3,
@@ -165,7 +169,7 @@ def generate_games(heavy: int, seed: int = 2) -> None:
     FoundWord.objects.bulk_create(found, batch_size=BATCH, ignore_conflicts=True)
     games = Game.objects.bulk_create(
         Game(variant=rng.choice(("wordgrid", "wordgame")), players=2, lexicon_code="common", lexicon_version=1,
-             seconds_per_move=86400, status="finished", created_by_id=heavy, ranked=True,
+             seconds_per_move=86400, status="finished", created_by_id=heavy, ranked=False,
              finished_at=now - timedelta(days=n % 50, minutes=n), move_count=10)
         for n in range(300))
     seats, moves = [], []
@@ -195,7 +199,7 @@ def measure(heavy: int, apply_count: int, seed: int = 3) -> dict:
 
     rng = random.Random(seed)
     figures = {}
-    ids = list(get_user_model().objects.values_list("pk", flat=True))
+    ids = list(get_user_model().objects.filter(email__endswith="@bench.invalid").values_list("pk", flat=True))
     # The worker path: record as the game hooks do (one transaction each), then apply as
     # the task does. The task send is left out: no worker runs here.
     real_delay = tasks.apply_ratings.delay
@@ -300,6 +304,8 @@ def main(argv=None) -> int:
         start = time.perf_counter()
         generate_games(facts["heavy"])
         print(f"generated the profiled player's hunts and crosswords in {time.perf_counter() - start:.1f} s")
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")  # as autovacuum would after a load this size
         connection.close()
         connection.settings_dict["OPTIONS"].pop("server_side_binding")
         from django.conf import settings

@@ -89,6 +89,10 @@ class RatedPlayer(models.Model):
 
     result = models.ForeignKey(RatedResult, on_delete=models.CASCADE, related_name="players")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rated_results")
+    # Copies of the result's, so a player's history reads this table alone (a profile
+    # joining thousands of results was the slowest part of the page).
+    pool = models.CharField(max_length=10, choices=POOL_CHOICES)
+    finished_at = models.DateTimeField()
     place = models.PositiveSmallIntegerField(help_text="1 is first; equal places tie; leavers last.")
     score = models.IntegerField(default=0)
     left = models.BooleanField(default=False, help_text="Forfeited, resigned or left early.")
@@ -102,7 +106,7 @@ class RatedPlayer(models.Model):
     class Meta:
         ordering = ["result", "place", "pk"]
         constraints = [models.UniqueConstraint(fields=["result", "user"], name="rated_player_once")]
-        indexes = [models.Index(fields=["user", "result"])]
+        indexes = [models.Index(fields=["user", "result"]), models.Index(fields=["user", "pool", "result"], name="ratings_rat_user_id_pool_idx")]
 
     def __str__(self) -> str:
         return f"{self.user} in {self.result}"

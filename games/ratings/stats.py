@@ -114,10 +114,11 @@ def pool_stats(user) -> list[PoolStats]:
             item.streak = _streak("won" if place == 1 and not shared else "drew" if place == 1 else "lost"
                                   for place, shared in recent)
     histories = defaultdict(list)
+    # Within a pool, result ids follow the finishing order (both are given under its lock).
     for pool, finished_at, before, after in (
             RatedPlayer.objects.filter(user=user, rating_after__isnull=False)
-            .order_by("result__pool", "result__seq")
-            .values_list("result__pool", "result__finished_at", "rating_before", "rating_after")):
+            .order_by("pool", "result_id")
+            .values_list("pool", "finished_at", "rating_before", "rating_after")):
         if not histories[pool]:  # the line starts from the rating before the first game
             histories[pool].append((finished_at, before))
         histories[pool].append((finished_at, after))

@@ -77,7 +77,8 @@ def result_record(*, pool: str, kind: str, object_id: int, finishes: Sequence[Fi
             pool=pool, seq=clock.recorded, kind=kind, object_id=object_id, url=url,
             finished_at=finished_at or timezone.now())
         RatedPlayer.objects.bulk_create(
-            RatedPlayer(result=result, user_id=finish.user_id, place=place, score=finish.score, left=finish.left)
+            RatedPlayer(result=result, user_id=finish.user_id, place=place, score=finish.score, left=finish.left,
+                        pool=pool, finished_at=result.finished_at)
             for finish, place in zip(finishes, ranks_of(finishes), strict=True)
         )
 

@@ -22,7 +22,7 @@ def _changes(user_id: int, kind: str, object_ids=None) -> dict[int, tuple]:
     if object_ids is not None:
         rows = rows.filter(result__object_id__in=object_ids)
     else:
-        rows = rows.order_by("-result__finished_at")[:RECENT_CHANGES]
+        rows = rows.order_by("-result_id")[:RECENT_CHANGES]  # the latest recorded
     return {object_id: (before, after, applied) for object_id, before, after, applied in rows.values_list(
         "result__object_id", "rating_before", "rating_after", "result__applied")}
 
