@@ -26,7 +26,8 @@ def broker_without_workers(monkeypatch):
     from tests.services import RedisServer
 
     with RedisServer() as server:
-        lonely = Celery("healthz-test", broker=server.url)
+        # Not the current app: tasks sent later in the session must keep using the project app.
+        lonely = Celery("healthz-test", broker=server.url, set_as_current=False)
         monkeypatch.setattr("config.celery.app", lonely)
         yield
         lonely.close()
