@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from django.db import IntegrityError, transaction
 
-from games.engine import crossword_bot, leaves
+from games.engine import crossword_bot, leaves, movegen
 from games.engine import crossword_game as engine
 from games.engine.crossword import square_name
 
@@ -49,8 +49,8 @@ def analyse_position(before: engine.Game, move: engine.Move) -> dict | None:
     table = leaves.learned(before.variant.name)
     value = crossword_bot.leave_function(position, table)
     best = crossword_bot.ranked(position, table, ALTERNATIVES)
-    top_score = crossword_bot.ranked(position, lambda leave: 0.0, 1) if position.bag_size else None
-    highest = (top_score[0].score if top_score else max((p.score for p in best), default=0))
+    top = movegen.best(position.board, position.rack, position.variant, position.lexicon)
+    highest = top.score if top else 0
     rack = position.rack
     if move.kind == engine.PLACE:
         used = "".join("?" if blank else letter for _, _, letter, blank in move.placement)
