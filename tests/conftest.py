@@ -259,3 +259,14 @@ def new_page(browser, live_site, transactional_db):
     yield make
     for context in contexts:
         context.close()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items):
+    """Browser tests run last, after pytest-django's own ordering (db, transactional, no db).
+
+    Playwright's sync API leaves its event loop running in this thread for the rest of the
+    session, so an async test ordered after the first browser test could not start its own
+    loop; the live site they share also runs from the first browser test to the end.
+    """
+    items.sort(key=lambda item: item.path.parent.name == "e2e")
