@@ -34,7 +34,12 @@ def play_bot_form(form=None, compact=False):
     """The "play a bot now" form: variant, strength and time per move."""
     from ..forms import PlayBotForm
 
-    return {"bot_form": form or PlayBotForm(), "compact": compact}
+    form = form or PlayBotForm()
+    if not compact:
+        # The new-game page also asks "Time per move" for the invited game: one label for
+        # two fields leaves a screen reader or voice control unable to tell them apart.
+        form.fields["seconds_per_move"].label = "Time for each move against the bot"
+    return {"bot_form": form, "compact": compact}
 
 
 @register.simple_tag
