@@ -42,6 +42,9 @@ class PresenceConsumer(JsonMessageConsumer):
     async def notification_new(self, event):
         await self.send_json(event)
 
+    async def games_changed(self, event):
+        await self.send_json({"type": "games.changed", "game": event.get("game")})
+
 
 def _unread_count(user) -> int:
     return user.notifications.filter(read_at__isnull=True).count()

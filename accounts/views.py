@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 
 from chat import services as chat_services
 from config.errors import Refused
+from friends import selectors as friends_selectors
 
 from . import services
 from .forms import PasswordResetRequestForm, SettingsForm, SignUpForm
@@ -63,7 +64,8 @@ def password_reset(request):
 
 def profile(request, username: str):
     player = get_object_or_404(User, username=username, is_active=True)
-    return render(request, "accounts/profile.html", {"player": player})
+    following = friends_selectors.is_following(request.user, player)
+    return render(request, "accounts/profile.html", {"player": player, "following": following})
 
 
 @login_required

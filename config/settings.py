@@ -75,6 +75,7 @@ INSTALLED_APPS = [
     "api",
     "lexicon",
     "chat",
+    "friends",
 ]
 
 MIDDLEWARE = [
@@ -197,7 +198,11 @@ CELERY_BEAT_SCHEDULE = {
                             "options": {"expires": 10}},
     "tow-deadlines": {"task": "games.tow.tasks.sweep_deadlines", "schedule": 30.0},
     "tow-bots": {"task": "games.tow.tasks.sweep_bots", "schedule": 30.0},
+    # Unanswered invitations and seeks expire (friends.services.invitations_sweep).
+    "invitations-sweep": {"task": "friends.tasks.sweep_invitations", "schedule": 60.0, "options": {"expires": 60}},
 }
+INVITATIONS_EXPIRE_LIVE = timedelta(minutes=env.int("INVITATIONS_EXPIRE_LIVE_MINUTES", default=30))
+INVITATIONS_EXPIRE_CORRESPONDENCE = timedelta(days=env.int("INVITATIONS_EXPIRE_DAYS", default=7))
 
 # --- Auth -----------------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"

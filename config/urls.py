@@ -13,5 +13,6 @@ urlpatterns = [
     path("ratings/", include("games.ratings.urls")),
     path("api/", include("api.urls")),
     path("chat/", include("chat.urls")),
+    path("friends/", include("friends.urls")),
     path("", include("accounts.urls")),
 ]

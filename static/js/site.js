@@ -73,6 +73,9 @@
         if (badge) { badge.hidden = false; badge.textContent = String((parseInt(badge.textContent, 10) || 0) + 1); }
         toast(msg.text, msg.url);
         document.dispatchEvent(new CustomEvent("wordfall:notification", { detail: msg }));
+      } else if (msg.type === "games.changed") {
+        // One of my games changed: live lists (My games) refresh themselves (htmx trigger).
+        document.dispatchEvent(new CustomEvent("wordfall:games-changed", { detail: msg }));
       }
     };
     // Back off, with jitter so that the pages of a restarted server do not all return at once.

@@ -1,0 +1,197 @@
+"""Friends use cases: follow, challenge (a crossword invitation or a hunt table invite),
+answer a hunt invitation, and the sweep that expires unanswered invitations and seeks.
+
+The only code that writes friends rows; crossword games are created and cancelled
+through ``games.crosswords`` and ``games.seating``, tables through ``games.hunts``.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from accounts.services import notify
+from config import durations
+from config.errors import Refused
+from games import seating
+from games.crosswords import services as crosswords
+from games.crosswords.models import Game, Status
+from games.crosswords.services import notifications as crossword_notifications
+from games.hunts import services as hunts
+from games.hunts.models import HuntTable
+
+from .models import Follow, HuntInvitation, InvitationStatus
+
+
+def live_expiry() -> timedelta:
+    """How long a live invitation or seek waits for its players (INVITATIONS_EXPIRE_LIVE_MINUTES)."""
+    return getattr(settings, "INVITATIONS_EXPIRE_LIVE", timedelta(minutes=30))
+
+
+def correspondence_expiry() -> timedelta:
+    """How long a correspondence invitation or seek waits (INVITATIONS_EXPIRE_DAYS)."""
+    return getattr(settings, "INVITATIONS_EXPIRE_CORRESPONDENCE", timedelta(days=7))
+
+
+def _player(username: str):
+    other = get_user_model().objects.filter(username=username, is_active=True).first()
+    if other is None:
+        raise Refused("No such player.", 404)
+    return other
+
+
+@transaction.atomic
+def follow(*, user, username: str) -> Follow:
+    """``user`` adds ``username`` to their friends; following twice is one follow."""
+    other = _player(username)
+    if other.pk == user.pk:
+        raise Refused("You cannot follow yourself.")
+    try:
+        with transaction.atomic():
+            return Follow.objects.create(follower=user, followed=other)
+    except IntegrityError:
+        return Follow.objects.get(follower=user, followed=other)
+
+
+@transaction.atomic
+def unfollow(*, user, username: str) -> bool:
+    other = _player(username)
+    deleted, _ = Follow.objects.filter(follower=user, followed=other).delete()
+    return bool(deleted)
+
+
+def _challengeable(by, username: str):
+    other = _player(username)
+    if other.pk == by.pk:
+        raise Refused("You cannot challenge yourself.")
+    if other.is_bot:
+        raise Refused("Bots are played from the new-game page, not challenged.")
+    return other
+
+
+@transaction.atomic
+def challenge_crossword(*, by, username: str, variant: str, seconds_per_move: int, ranked: bool = False) -> Game:
+    """Invite ``username`` to a two-player crossword game (they accept or decline it)."""
+    other = _challengeable(by, username)
+    return crosswords.game_create(creator=by, variant=variant, seconds_per_move=seconds_per_move,
+                                  invitees=[other], ranked=ranked)
+
+
+@transaction.atomic
+def challenge_hunt(*, by, username: str, table_settings: dict) -> HuntInvitation:
+    """Open a hunt table hosted by ``by`` and invite ``username`` to its second seat."""
+    other = _challengeable(by, username)
+    table = hunts.table_create(host=by, **{**table_settings, "bots": ()})
+    invitation = HuntInvitation.objects.create(table=table, sender=by, invitee=other,
+                                               expires_at=timezone.now() + live_expiry())
+    notify(user=other, kind="hunt.invitation",
+           text=f"{by.shown_name} invites you to a {table.get_game_display()} table.",
+           url=invitation_url(invitation))
+    return invitation
+
+
+def invitation_url(invitation: HuntInvitation) -> str:
+    from django.urls import reverse
+
+    return reverse("friends:invitation", args=[invitation.pk])
+
+
+def _locked_invitation(invitation_id: int, user) -> HuntInvitation:
+    invitation = HuntInvitation.objects.select_for_update().filter(pk=invitation_id).first()
+    if invitation is None or invitation.invitee_id != user.pk:
+        raise Refused("No such invitation.", 404)
+    if invitation.status != InvitationStatus.PENDING:
+        raise Refused(f"This invitation is {invitation.get_status_display().lower()} already.", 409)
+    if invitation.expires_at <= timezone.now():
+        raise Refused("This invitation has expired.", 409)
+    return invitation
+
+
+@transaction.atomic
+def hunt_invitation_accept(*, invitation_id: int, user) -> HuntTable:
+    """Take the seat the invitation offers; the host is told."""
+    invitation = _locked_invitation(invitation_id, user)
+    hunts.table_join(table_id=invitation.table_id, user=user)
+    invitation.status = InvitationStatus.ACCEPTED
+    invitation.answered_at = timezone.now()
+    invitation.save(update_fields=["status", "answered_at"])
+    notify(user=invitation.sender, kind="hunt.accepted",
+           text=f"{user.shown_name} took the seat at your table.", url=invitation.table.get_absolute_url())
+    return invitation.table
+
+
+@transaction.atomic
+def hunt_invitation_decline(*, invitation_id: int, user) -> HuntInvitation:
+    invitation = _locked_invitation(invitation_id, user)
+    invitation.status = InvitationStatus.DECLINED
+    invitation.answered_at = timezone.now()
+    invitation.save(update_fields=["status", "answered_at"])
+    notify(user=invitation.sender, kind="hunt.declined",
+           text=f"{user.shown_name} declined your invitation.", url=invitation.table.get_absolute_url())
+    return invitation
+
+
+# -- expiry ------------------------------------------------------------------------------------
+
+
+def _expired_games(now) -> Q:
+    live = Q(seconds_per_move__lte=crossword_notifications.LIVE_DEADLINE_SECONDS)
+    return Q(status=Status.WAITING) & (
+        Q(created_at__lte=now - correspondence_expiry()) | (live & Q(created_at__lte=now - live_expiry())))
+
+
+def _expiry_of(game: Game) -> timedelta:
+    if game.seconds_per_move <= crossword_notifications.LIVE_DEADLINE_SECONDS:
+        return live_expiry()
+    return correspondence_expiry()
+
+
+def _tell_expired(game: Game, *, user, by) -> None:
+    what = "open seek" if game.is_open_seek else "invitation"
+    notify(user=user, kind="crossword.expired",
+           text=f"{game.get_variant_display()} #{game.pk}: the {what} expired after "
+                f"{durations.spoken(int(_expiry_of(game).total_seconds()))} without every seat taken.",
+           url=game.get_absolute_url())
+
+
+@transaction.atomic
+def crossword_expire(*, game_id: int, now) -> bool:
+    """Cancel one waiting game if it is (still) past its expiry; False if there was nothing to do."""
+    game = Game.objects.select_for_update().filter(_expired_games(now), pk=game_id).first()
+    if game is None:
+        return False
+    seating.cancel_waiting(game, by=None, tell=_tell_expired)
+    crossword_notifications.game_changed(game)
+    return True
+
+
+@transaction.atomic
+def hunt_invitation_expire(*, invitation_id: int, now) -> bool:
+    invitation = (HuntInvitation.objects.select_for_update()
+                  .filter(pk=invitation_id, status=InvitationStatus.PENDING, expires_at__lte=now).first())
+    if invitation is None:
+        return False
+    invitation.status = InvitationStatus.EXPIRED
+    invitation.save(update_fields=["status"])
+    notify(user=invitation.sender, kind="hunt.expired",
+           text=f"Your invitation to {invitation.invitee.shown_name} expired unanswered.",
+           url=invitation.table.get_absolute_url())
+    return True
+
+
+def invitations_sweep(*, now=None) -> dict:
+    """Expire every invitation and seek past its time; each under its own row lock, so a
+    doubled or overlapping sweep expires each one once."""
+    now = now or timezone.now()
+    games = list(Game.objects.filter(_expired_games(now)).values_list("pk", flat=True))
+    invitations = list(HuntInvitation.objects.filter(status=InvitationStatus.PENDING, expires_at__lte=now)
+                       .values_list("pk", flat=True))
+    return {
+        "games": sum(crossword_expire(game_id=pk, now=now) for pk in games),
+        "hunt_invitations": sum(hunt_invitation_expire(invitation_id=pk, now=now) for pk in invitations),
+    }
