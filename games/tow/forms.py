@@ -24,6 +24,12 @@ class MoveInputError(ValueError):
     pass
 
 
+def _no_fraction(text: str):
+    # Cells are whole rows and columns: 0.5 would be cut to 0, and 1e400 or Infinity
+    # cannot be made a whole number at all (a 500).
+    raise ValueError(f"not a whole number: {text}")
+
+
 def parse_cells(raw: str | None, *, what: str) -> list:
     """A JSON list from the page (the placement or the path); the engine checks its shape
     and says what is wrong in the game's words."""
@@ -32,7 +38,7 @@ def parse_cells(raw: str | None, *, what: str) -> list:
     if len(raw) > MAX_JSON_CHARS:
         raise MoveInputError(f"The {what} could not be read.")
     try:
-        data = json.loads(raw)
+        data = json.loads(raw, parse_float=_no_fraction, parse_constant=_no_fraction)
     except (ValueError, RecursionError):
         raise MoveInputError(f"The {what} could not be read.") from None
     if not isinstance(data, list):

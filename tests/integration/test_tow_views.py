@@ -95,6 +95,9 @@ def test_preview_and_play_through_the_page(client, make_user):
             "Two tiles placed on A1.",
         ),
         ({"placement": '[[0, 0, "a", "letter", 5]]', "path": "[[0, 0]]"}, "The move could not be read."),
+        ({"placement": '[[0, 0, "a", "letter"]]', "path": "[[1e400, 0]]"}, "The path could not be read."),
+        ({"placement": '[[Infinity, 0, "a", "letter"]]', "path": "[[0, 0]]"}, "The placement could not be read."),
+        ({"placement": '[[0.5, 0, "a", "letter"]]', "path": "[[0, 0]]"}, "The placement could not be read."),
     ],
 )
 def test_malformed_moves_are_refused_with_a_reason(client, make_user, fields, reason):
