@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import path, re_path
 
 from accounts import converters  # noqa: F401 (registers <username:...>)
 
@@ -10,4 +10,7 @@ urlpatterns = [
     path("players/<username:username>", views.player, name="player"),
     path("players/<username:username>/games", views.player_games, name="player_games"),
     path("leaderboards/<str:pool>", views.leaderboard, name="leaderboard"),
+    # Any other address under /api/ (a name no player can have, a NUL byte, a typo)
+    # answers a JSON 404 too, not the site's HTML page.
+    re_path(r"", views.not_found, name="not_found"),
 ]

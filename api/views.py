@@ -85,6 +85,12 @@ def leaderboard(request, pool: str):
         {"username": s.username, "rating": s.rating, "games": s.games} for s in standings]})
 
 
+@public
+def not_found(request):
+    """Every address the API does not have: 404 with a JSON error."""
+    return _error("No such address in the API; see the README for its addresses.", 404)
+
+
 def _game(result, request) -> dict:
     return {
         "id": result.pk,

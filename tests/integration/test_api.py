@@ -39,7 +39,8 @@ def test_player_shape_with_every_pool(client, make_user):
 
 def test_unknown_player_and_pool_are_404_with_a_json_error(client):
     """Unknown names answer 404 with {"error": ...}, never an HTML page."""
-    for url in ("/api/players/nobody", "/api/players/nobody/games", "/api/leaderboards/chess"):
+    for url in ("/api/players/nobody", "/api/players/nobody/games", "/api/leaderboards/chess",
+                "/api/players/%00", "/api/players/" + "a" * 151, "/api/players/ann/games/x", "/api/nothing"):
         response = client.get(url)
         assert response.status_code == 404 and "error" in response.json(), url
 
