@@ -69,8 +69,10 @@ def test_a_crossword_challenge_is_an_invitation_the_friend_accepts(make_user, cl
     """Challenge → the friend is notified → accepting starts the game with both players."""
     ann, bob = make_user("ann"), make_user("bob")
     client.force_login(ann)
-    response = client.post("/friends/challenge/bob/", {"game": "wordgrid", "seconds_per_move": 3 * DAY,
-                                                       "round_seconds": 120, "lexicon_code": "en", "size": 4})
+    response = client.post(
+        "/friends/challenge/bob/",
+        {"game": "wordgrid", "seconds_per_move": 3 * DAY, "round_seconds": 120, "lexicon_code": "en", "size": 4},
+    )
     game = Game.objects.get()
     assert response.status_code == 302 and response["Location"] == game.get_absolute_url()
     assert game.status == Status.WAITING and game.players == 2
@@ -78,9 +80,13 @@ def test_a_crossword_challenge_is_an_invitation_the_friend_accepts(make_user, cl
     crosswords.game_accept(game_id=game.pk, player=bob)
     game.refresh_from_db()
     assert game.status == Status.ACTIVE
-    assert client.post("/friends/challenge/ann/", {"game": "wordgrid", "seconds_per_move": DAY,
-                                                   "round_seconds": 120, "lexicon_code": "en", "size": 4}
-                       ).status_code == 200
+    assert (
+        client.post(
+            "/friends/challenge/ann/",
+            {"game": "wordgrid", "seconds_per_move": DAY, "round_seconds": 120, "lexicon_code": "en", "size": 4},
+        ).status_code
+        == 200
+    )
     assert Game.objects.count() == 1
 
 
@@ -91,8 +97,10 @@ def test_a_hunt_challenge_opens_a_table_and_the_friend_takes_the_seat(make_user,
     client.force_login(ann)
     form = client.get("/friends/challenge/bob/").content.decode()
     assert "Challenge bob" in form and "30 minutes" in form and "7 days" in form
-    client.post("/friends/challenge/bob/", {"game": "rampage", "seconds_per_move": DAY, "round_seconds": 120,
-                                            "lexicon_code": "en", "size": 4})
+    client.post(
+        "/friends/challenge/bob/",
+        {"game": "rampage", "seconds_per_move": DAY, "round_seconds": 120, "lexicon_code": "en", "size": 4},
+    )
     invitation = HuntInvitation.objects.get()
     assert invitation.table.host == ann and invitation.invitee == bob
     note = bob.notifications.get(kind="hunt.invitation")
@@ -156,8 +164,9 @@ async def test_my_games_hears_when_one_of_my_games_changes(ws_connect, make_user
     ann, bob = await sync_to_async(make_user)("ann"), await sync_to_async(make_user)("bob")
     ws = await ws_connect("/ws/presence/", ann)
     assert (await ws.receive_json_from(timeout=5))["type"] == "notification.count"
-    game = await sync_to_async(services.challenge_crossword)(by=ann, username="bob", variant="wordgrid",
-                                                             seconds_per_move=DAY)
+    game = await sync_to_async(services.challenge_crossword)(
+        by=ann, username="bob", variant="wordgrid", seconds_per_move=DAY
+    )
     await sync_to_async(crosswords.game_accept)(game_id=game.pk, player=bob)
     while True:
         message = await ws.receive_json_from(timeout=5)
@@ -170,4 +179,5 @@ async def test_my_games_hears_when_one_of_my_games_changes(ws_connect, make_user
         return client.get("/games/").content.decode()
 
     html = await sync_to_async(page)()
-    assert 'hx-trigger="wordfall:games-changed from:document"' in html and 'id="my-games-lists"' in html
+    assert 'hx-trigger="wordfall:games-changed from:document, wordfall:notification from:document"' in html
+    assert 'id="my-games-lists"' in html

@@ -1,0 +1,61 @@
+"""What two people see when they chat: at a hunt table and in a crossword game."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from chat.models import Report
+from games.crosswords import services as crosswords
+from games.hunts import services as hunts
+from tests.e2e.flows import log_in
+
+pytestmark = pytest.mark.e2e
+
+
+def send(page, text: str) -> None:
+    page.get_by_label("Message").fill(text)
+    page.get_by_role("button", name="Send").click()
+
+
+def test_two_players_chat_at_a_hunt_table_and_one_reports_a_message(page, new_page, make_user):
+    """Ann's message reaches Bob live, shown as the text typed (markup included, never run);
+    Bob reports it and is thanked."""
+    ann, bob = make_user("ann"), make_user("bob")
+    table = hunts.table_create(host=ann, seat_count=2)
+    hunts.table_join(table_id=table.pk, user=bob)
+    log_in(page, "ann")
+    other = new_page()
+    log_in(other, "bob")
+    for p in (page, other):
+        p.goto(f"/hunts/{table.pk}/")
+        expect(p.locator("[data-chat]")).to_be_visible()
+    send(page, "good luck <b>bob</b>")
+    line = other.locator("[data-chat-log] li").filter(has_text="good luck")
+    expect(line).to_contain_text("good luck <b>bob</b>")
+    expect(other.locator("[data-chat-log] b")).to_have_count(0)
+    expect(page.locator("[data-chat-log] li")).to_have_count(1)
+    send(other, "thanks, you too")
+    expect(page.locator("[data-chat-log] li").last).to_contain_text("thanks, you too")
+    line.get_by_role("button", name="Report").click()
+    expect(other.locator("[data-chat-note]")).to_contain_text("a moderator will look")
+    assert Report.objects.filter(reporter=bob).count() == 1
+
+
+def test_crossword_players_chat_on_the_game_page(page, new_page, make_user):
+    """Both players of a crossword game see each other's messages; Ann mutes Bob and his lines go."""
+    ann, bob = make_user("ann"), make_user("bob")
+    game = crosswords.game_create(creator=ann, variant="wordgrid", seconds_per_move=86400, invitees=[bob])
+    crosswords.game_accept(game_id=game.pk, player=bob)
+    log_in(page, "ann")
+    other = new_page()
+    log_in(other, "bob")
+    for p in (page, other):
+        p.goto(f"/games/{game.pk}/")
+        expect(p.locator("[data-chat]")).to_be_visible()
+    send(other, "your move")
+    line = page.locator("[data-chat-log] li").filter(has_text="your move")
+    expect(line).to_be_visible()
+    line.get_by_role("button", name="Mute").click()
+    expect(page.locator("[data-chat-log] li")).to_have_count(0)
+    expect(page.locator("[data-chat-note]")).to_contain_text("You will not see bob")

@@ -1,0 +1,43 @@
+"""Friends in the browser: follow from a profile, challenge from the friends page, and the
+friend's My games page showing the invitation without a reload."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from games.crosswords.models import Game
+from tests.e2e.flows import log_in
+from tests.e2e.test_lexicon import axe_violations
+
+pytestmark = pytest.mark.e2e
+
+
+def test_follow_challenge_and_the_invitation_appears_live(page, new_page, make_user):
+    """Ann follows Bob, challenges him to Wordgame from her friends list; Bob's open My games
+    page lists the invitation by itself; he accepts. The pages pass axe."""
+    make_user("ann"), make_user("bob")
+    bob = new_page()
+    log_in(bob, "bob")
+    bob.goto("/games/")
+    expect(bob.locator("#my-games-lists")).to_be_visible()
+
+    log_in(page, "ann")
+    page.goto("/u/bob/")
+    page.get_by_role("button", name="Follow").click()
+    expect(page.get_by_role("button", name="Unfollow")).to_be_visible()
+    page.get_by_role("link", name="Friends", exact=True).click()
+    expect(page.locator("[data-friend=bob]")).to_contain_text("online")  # his My games tab is open
+    violations = {"friends": axe_violations(page)}
+    page.locator("[data-friend=bob]").get_by_role("link", name="Challenge").click()
+    violations["challenge"] = axe_violations(page)
+    page.get_by_role("radio", name="Wordgame (crossword)").check()
+    page.get_by_role("button", name="Send the challenge").click()
+    expect(page.get_by_text("Waiting for players")).to_be_visible()
+    game = Game.objects.get()
+
+    invitation = bob.locator("#invitations")
+    expect(invitation).to_be_visible()
+    bob.locator("[data-action=accept]").click()
+    expect(bob).to_have_url(f"{bob.url.split('/games/')[0]}/games/{game.pk}/")
+    assert violations == {"friends": [], "challenge": []}
