@@ -447,7 +447,14 @@ def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None,
     doubles = variant.all_tiles_doubles_main
     leave_best = leaves.best_by_played if leaves is not None else None
     leave_of_value = leaves.value if leaves is not None else None
-    placed: list = []  # (index in line, letter, is_blank) laid from the anchor rightwards
+    # (row, col, letter, is_blank) laid from the anchor rightwards: already the
+    # placement's own items, so recording a play copies the list as it is.
+    placed: list = []
+    # Each square of the line as (row, col); for a column the row is the index in it.
+    if across:
+        rows, cols = [line] * SIZE, list(range(SIZE))
+    else:
+        rows, cols = list(range(SIZE)), [line] * SIZE
     # The left part laid on the free squares before the anchor: its letters, and the
     # tiles they took ("?" for a blank).
     left_word = left_used = ""
@@ -467,7 +474,7 @@ def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None,
                 if not blank:
                     main_points += letter_values[letter] * lm[square]
                 multiplier = combine(multiplier, wm[square])
-                tiles_laid.append((square, letter, blank))
+                tiles_laid.append((rows[square], cols[square], letter, blank))
                 square += 1
             tiles_laid.extend(placed)
         elif len(placed) == 1 and not across and cross[placed[0][0]] is not None:
@@ -493,11 +500,7 @@ def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None,
             rank = score + leave_of_value(leave)
             if rank < floor:
                 return
-        if across:
-            placement = tuple([(line, i, letter, blank) for i, letter, blank in tiles_laid])
-        else:
-            placement = tuple([(i, line, letter, blank) for i, letter, blank in tiles_laid])
-        out.append((rank, score, placement, across, leave))
+        out.append((rank, score, tuple(tiles_laid), across, leave))
         if len(out) == out.check_at:
             out.trim()
 
@@ -513,8 +516,9 @@ def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None,
             multiplier *= 2
         # No way of laying the blanks scores more than all real tiles would.
         all_real = score
-        for square, letter, blank in tiles_laid:
+        for row, col, letter, blank in tiles_laid:
             if blank:
+                square = col if across else row
                 all_real += letter_values[letter] * lm[square] * multiplier
                 checks = cross[square]
                 if checks is not None:
@@ -523,14 +527,15 @@ def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None,
         if all_real + (0 if leaves is None else leave_best[count]) < floor:
             return
         losses = []
-        for square, letter, _ in tiles_laid:
+        for row, col, letter, _ in tiles_laid:
+            square = col if across else row
             loss = letter_values[letter] * lm[square] * multiplier
             checks = cross[square]
             if checks is not None:
                 loss += checks[letter] - blank_points[square]
             losses.append(loss)
         needed: dict = {}
-        for _, letter, blank in tiles_laid:
+        for _, _, letter, blank in tiles_laid:
             if blank:
                 needed[letter] = needed.get(letter, 0) + 1
         forced = sum(needed.values())
@@ -547,7 +552,7 @@ def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None,
                     continue
                 got: dict = {}
                 for k in chosen:
-                    letter = tiles_laid[k][1]
+                    letter = tiles_laid[k][2]
                     got[letter] = got.get(letter, 0) + 1
                 if forced and any(got.get(letter, 0) < number
                                   for letter, number in needed.items()):
@@ -566,12 +571,8 @@ def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None,
                     rank = value + leave_of_value(leave)
                     if rank < floor:
                         continue
-                if across:
-                    placement = tuple([(line, i, letter, k in chosen)
-                                       for k, (i, letter, _) in enumerate(tiles_laid)])
-                else:
-                    placement = tuple([(i, line, letter, k in chosen)
-                                       for k, (i, letter, _) in enumerate(tiles_laid)])
+                placement = tuple([(row, col, letter, k in chosen)
+                                   for k, (row, col, letter, _) in enumerate(tiles_laid)])
                 out.append((rank, value, placement, across, leave))
                 if len(out) == out.check_at:
                     out.trim()
@@ -604,11 +605,13 @@ def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None,
         run = runs[i]
         main_points += run_points[i]
         blank_cross = cross_points + (0 if checks is None else blank_points[i])
-        # Past the last rack tile or the edge only a word end is of use.
+        # Past the last rack tile or the edge only a word end is of use: such a
+        # word is recorded here rather than through a call that would only record it.
         end_only = used + 1 == rack_length or after == SIZE
         after_checks = cross[after]
         blanks = counts[BLANK]
         used += 1
+        row, col = rows[i], cols[i]
         for letter, child in zip(node[0], node[1]):
             if checks is None:
                 points = 0
@@ -628,15 +631,22 @@ def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None,
                 own = counts[letter]
                 if own:
                     counts[letter] = own - 1
-                    placed.append((i, letter, False))
-                    extend(after, child, main_points + letter_values[letter] * letter_mult,
-                           new_multiplier, cross_points + points, start, used)
+                    placed.append((row, col, letter, False))
+                    if end_only:
+                        record(after, start, main_points + letter_values[letter] * letter_mult,
+                               new_multiplier, cross_points + points)
+                    else:
+                        extend(after, child, main_points + letter_values[letter] * letter_mult,
+                               new_multiplier, cross_points + points, start, used)
                     placed.pop()
                     counts[letter] = own
                 if blanks and (every_way or not own):
                     counts[BLANK] = blanks - 1
-                    placed.append((i, letter, True))
-                    extend(after, child, main_points, new_multiplier, blank_cross, start, used)
+                    placed.append((row, col, letter, True))
+                    if end_only:
+                        record(after, start, main_points, new_multiplier, blank_cross)
+                    else:
+                        extend(after, child, main_points, new_multiplier, blank_cross, start, used)
                     placed.pop()
                     counts[BLANK] = blanks
 
@@ -645,6 +655,7 @@ def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None,
     def search(at: int, size_floor: list | None = None) -> None:
         nonlocal anchor, left_word, left_used
         anchor = at
+        row, col = rows[at], cols[at]
         if anchor > 0 and tiles[anchor - 1] is not None:
             start = anchor - 1
             while start > 0 and tiles[start - 1] is not None:
@@ -685,6 +696,9 @@ def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None,
             if size_floor is not None and size_floor[size] < out.floor:
                 continue
             end_only = size + 1 == rack_length or after == SIZE
+            # A word ending right after the anchor is recorded here (when it has two
+            # letters or more), as extend would do first thing.
+            record_here = end_only and after - start >= 2
             index = by_size[size]
             for letter, points in letters_here:
                 entries = index[letter]
@@ -709,15 +723,23 @@ def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None,
                             counts[tile] -= 1
                         if own:
                             counts[letter] -= 1
-                            placed.append((anchor, letter, False))
-                            extend(after, child, main_points, multiplier, points, start, size + 1)
+                            placed.append((row, col, letter, False))
+                            if record_here:
+                                record(after, start, main_points, multiplier, points)
+                            elif not end_only:
+                                extend(after, child, main_points, multiplier, points, start,
+                                       size + 1)
                             placed.pop()
                             counts[letter] += 1
                         if blank_ok and (every_way or not own):
                             counts[BLANK] -= 1
-                            placed.append((anchor, letter, True))
-                            extend(after, child, run_points[anchor], multiplier,
-                                   blank_points_here, start, size + 1)
+                            placed.append((row, col, letter, True))
+                            if record_here:
+                                record(after, start, run_points[anchor], multiplier,
+                                       blank_points_here)
+                            elif not end_only:
+                                extend(after, child, run_points[anchor], multiplier,
+                                       blank_points_here, start, size + 1)
                             placed.pop()
                             counts[BLANK] += 1
                         for tile in left_used:
@@ -753,34 +775,48 @@ class _LeftParts:
         by_size = [{letter: [] for letter in "abcdefghijklmnopqrstuvwxyz"}
                    for _ in range(longest + 1)]
 
-        def grow(node, size, word, used):
+        def grow(node, size, word, used, rest):
             # ``word``: the left part's letters; ``used``: the tiles it took ("?" for
-            # a blank), one per letter.
+            # a blank), one per letter; ``rest``: the rack tiles still free, sorted
+            # ("?" first), so membership and removal are string operations.
+            if not rest:
+                return
             index = by_size[size]
-            blanks = counts[BLANK]
-            blank_ok = blanks > 0
             deeper = size < longest
             size += 1
-            for letter, child in zip(node[0], node[1]):
-                own = counts[letter]
-                if own:
-                    index[letter].append((child, word, used, True, blank_ok))
-                    if deeper:
-                        counts[letter] = own - 1
-                        grow(child, size, word + letter, used + letter)
-                        counts[letter] = own
-                        if blanks and every_way:
-                            counts[BLANK] = blanks - 1
-                            grow(child, size, word + letter, used + BLANK)
-                            counts[BLANK] = blanks
-                elif blanks:
-                    index[letter].append((child, word, used, False, True))
-                    if deeper:
-                        counts[BLANK] = blanks - 1
-                        grow(child, size, word + letter, used + BLANK)
-                        counts[BLANK] = blanks
+            letters, children = node[0], node[1]
+            if rest[0] == BLANK:
+                after_blank = rest[1:]
+                for letter, child in zip(letters, children):
+                    if letter in rest:
+                        index[letter].append((child, word, used, True, True))
+                        if deeper:
+                            grow(child, size, word + letter, used + letter,
+                                 rest.replace(letter, "", 1))
+                            if every_way:
+                                grow(child, size, word + letter, used + BLANK, after_blank)
+                    else:
+                        index[letter].append((child, word, used, False, True))
+                        if deeper:
+                            grow(child, size, word + letter, used + BLANK, after_blank)
+            else:
+                # Without a blank only the rack's own letters can follow: look those
+                # up rather than walk every child.
+                previous = ""
+                for letter in rest:
+                    if letter == previous:
+                        continue
+                    previous = letter
+                    k = letters.find(letter)
+                    if k >= 0:
+                        child = children[k]
+                        index[letter].append((child, word, used, True, False))
+                        if deeper:
+                            grow(child, size, word + letter, used + letter,
+                                 rest.replace(letter, "", 1))
 
-        grow(self.root, 0, "", "")
+        grow(self.root, 0, "", "",
+             "".join(sorted(tile * count for tile, count in counts.items())))
         self.by_size = by_size
         self.followed = {}
         return by_size
