@@ -65,3 +65,85 @@ def test_on_a_phone_a_word_typed_in_the_countdown_is_sent_and_play_again_shows_t
     expect(page.locator(".hunt-status")).to_be_in_viewport(ratio=1)
     expect(page.locator("[data-word-display]")).to_be_in_viewport()
     expect(page.locator("[data-clock]")).to_be_in_viewport(timeout=10000)
+
+
+def touch_drag_to(page, start, end) -> None:
+    """A finger on ``start`` (x, y), sliding to ``end`` in small steps, lifted there."""
+    touch = page.context.new_cdp_session(page)
+    (x, y), (tx, ty) = start, end
+    touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    for step in range(1, 9):
+        point = {"x": x + (tx - x) * step / 8, "y": y + (ty - y) * step / 8}
+        touch.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
+    touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+def centre(locator):
+    box = locator.bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def test_on_a_phone_rack_tiles_are_dragged_onto_the_board_by_touch(phone, make_user):
+    """A finger drags each tile of a real play onto its square and the play is made; a square
+    that is not offered says why; the edges carry A–O and 1–15."""
+    from games.crosswords import selectors, services
+    from games.crosswords.models import Move
+    from games.engine import movegen
+
+    page = phone
+    ann, bob = make_user("ann"), make_user("bob")
+    game = services.game_create(creator=ann, variant="wordgrid", seconds_per_move=86400, invitees=[bob])
+    services.game_accept(game_id=game.pk, player=bob)
+    game.refresh_from_db()
+    state = selectors.engine_state(game)
+    assert state.to_move == 0  # ann, seat 1, moves first
+    plays = movegen.generate(state.board, state.racks[0], state.variant, state.lexicon)
+    play = max((p for p in plays if not any(blank for *_, blank in p.placement)), key=lambda p: p.score)
+    log_in(page, "ann")
+    page.goto(f"/games/{game.pk}/")
+    expect(page.locator(".cw-cols span")).to_have_count(15)
+    expect(page.locator(".cw-cols span").first).to_have_text("A")
+    expect(page.locator(".cw-rows span").last).to_have_text("15")
+
+    first = page.locator("[data-rack] .rt:not(.used)").first
+    touch_drag_to(page, centre(first), centre(page.locator('[data-square="0,0"]')))
+    expect(page.locator("[data-error]")).to_contain_text("A1 does not take a tile now")
+    expect(page.locator('[data-square="0,0"] .t')).to_have_count(0)
+
+    for row, col, letter, _ in play.placement:
+        tile = page.locator(f'[data-rack] .rt:not(.used)[data-letter="{letter}"]').first
+        touch_drag_to(page, centre(tile), centre(page.locator(f'[data-square="{row},{col}"]')))
+        expect(page.locator(f'[data-square="{row},{col}"] .t.pending')).to_be_visible()
+    expect(page.locator("[data-submit]")).to_have_text(f"Submit {play.score}")
+    page.locator("[data-submit]").click()
+    expect(page.locator("[data-status-line]")).to_contain_text("bob to move")
+    move = Move.objects.get(game=game)
+    assert sorted(map(tuple, move.placement)) == sorted(tuple(t) for t in play.placement)
+
+
+def test_a_play_typed_and_sent_with_enter_leaves_the_focus_on_the_board(page, make_user):
+    """After a keyboard move the board has the focus again, so the next one needs no Tab."""
+    from games.crosswords import selectors, services
+    from games.crosswords.models import Move
+    from games.engine import movegen
+
+    ann, bob = make_user("ann"), make_user("bob")
+    game = services.game_create(creator=ann, variant="wordgrid", seconds_per_move=86400, invitees=[bob])
+    services.game_accept(game_id=game.pk, player=bob)
+    game.refresh_from_db()
+    state = selectors.engine_state(game)
+    plays = movegen.generate(state.board, state.racks[0], state.variant, state.lexicon)
+    play = max((p for p in plays if not any(blank for *_, blank in p.placement)), key=lambda p: p.score)
+    log_in(page, "ann")
+    page.goto(f"/games/{game.pk}/")
+    tiles = sorted(play.placement)
+    start = page.locator(f'[data-square="{tiles[0][0]},{tiles[0][1]}"]')
+    start.click()
+    if not play.across and len(tiles) > 1:
+        start.click()  # a second click turns the cursor downwards
+    page.keyboard.type("".join(tile[2] for tile in tiles))
+    expect(page.locator("[data-submit]")).to_have_text(f"Submit {play.score}")
+    page.keyboard.press("Enter")
+    expect(page.locator("[data-status-line]")).to_contain_text("bob to move")
+    expect(page.locator("[data-board]")).to_be_focused()
+    assert Move.objects.filter(game=game).count() == 1

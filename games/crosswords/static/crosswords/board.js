@@ -17,6 +17,9 @@
   let lastError = "";
   let refreshing = null;
   let frames = null, frameIndex = 0;
+  let refocus = false;       // a move made from the keyboard gives the focus back to the board
+  let touchDrag = null;      // {btn, id, x, y, ghost, over}: a rack tile under a finger
+  let dragEnded = 0;         // when a touch drag ended: the click that may follow is not a tap
 
   const $ = (sel, el) => (el || area).querySelector(sel);
   const $$ = (sel, el) => Array.from((el || area).querySelectorAll(sel));
@@ -51,6 +54,11 @@
     document.title = document.title.replace(/^● /, "");
     if (area.dataset.myTurn === "1") document.title = "● " + document.title;
     if (lastError) { showError(lastError); lastError = ""; }
+    if (refocus) {
+      refocus = false;
+      const board = $("[data-board]");
+      if (board) board.focus();
+    }
   }
 
   // Reload the play area; tiles the player had laid down this turn go back on the new
@@ -157,7 +165,21 @@
     }
   }
 
+  // Why a square refused the chosen tile, named as the edges name it ("H8").
+  function refuse(sq) {
+    const name = sq.dataset.name || "That square";
+    if (sq.querySelector(".t")) showError(`${name} is taken.`);
+    else if (area.dataset.myTurn !== "1") showError("Not your turn.");
+    else showError(`${name} does not take a tile now: tiles go in one line, joined to the board (the ringed squares).`);
+  }
+
   function typeLetter(key) {
+    // Typing carries on past tiles already down, as it does after each letter.
+    if (square(cursor.row, cursor.col).querySelector(".t")) {
+      const next = advance(cursor);
+      if (!next) { showError("No empty square left on this line."); return; }
+      setCursor(next);
+    }
     const sq = square(cursor.row, cursor.col);
     const free = $$("[data-rack] .rt:not(.used)");
     const real = free.find((b) => b.dataset.letter === key);
@@ -418,13 +440,14 @@
   // -- events ---------------------------------------------------------------------------
 
   root.addEventListener("click", (event) => {
+    if (Date.now() - dragEnded < 400 && event.target.closest("[data-rack], [data-board]")) return;
     const t = event.target.closest("button, [data-square]");
     if (!t || !area || !area.contains(t)) return;
     if (t.matches("[data-rack] .rt")) { if (!t.classList.contains("used")) selectTile(t); return; }
     if (t.matches("[data-square]")) {
       const entry = pending.find((e) => e.sq === t);
       if (entry) recall(entry);
-      else if (selected) place(selected, t);
+      else if (selected) { if (place(selected, t)) showError(""); else refuse(t); }
       else if (isPlayer() && !t.querySelector(".t")) {
         // A second click on the typing cursor turns it from across to down and back.
         const [row, col] = t.dataset.square.split(",").map(Number);
@@ -487,7 +510,7 @@
       if (pending.length) recallAll();
     } else if (key === "enter" && pending.length) {
       const submit = $("[data-submit]");
-      if (submit && !submit.disabled) { event.preventDefault(); submitPlay(submit); }
+      if (submit && !submit.disabled) { event.preventDefault(); refocus = true; submitPlay(submit); }
     }
   });
 
@@ -515,6 +538,53 @@
     event.preventDefault();
     place(selected, sq);
   });
+
+  // Touch and pen: a finger drags a rack tile onto a square (HTML drag and drop is for the
+  // mouse). A tap still selects the tile, and a tap on a ringed square puts it there.
+  function endTouchDrag() {
+    if (!touchDrag) return;
+    if (touchDrag.ghost) touchDrag.ghost.remove();
+    if (touchDrag.over) touchDrag.over.classList.remove("drop-target");
+    touchDrag = null;
+  }
+  root.addEventListener("pointerdown", (event) => {
+    if (event.pointerType === "mouse" || !area || !isPlayer()) return;
+    const btn = event.target.closest && event.target.closest("[data-rack] .rt");
+    if (!btn || btn.classList.contains("used")) return;
+    endTouchDrag();
+    touchDrag = { btn, id: event.pointerId, x: event.clientX, y: event.clientY, ghost: null, over: null };
+  });
+  root.addEventListener("pointermove", (event) => {
+    if (!touchDrag || event.pointerId !== touchDrag.id) return;
+    if (!touchDrag.ghost) {
+      if (Math.hypot(event.clientX - touchDrag.x, event.clientY - touchDrag.y) < 8) return;
+      const ghost = touchDrag.btn.cloneNode(true);
+      ghost.className = "rt drag-ghost"; ghost.removeAttribute("data-letter"); ghost.setAttribute("aria-hidden", "true");
+      document.body.appendChild(ghost);
+      touchDrag.ghost = ghost;
+      if (selected !== touchDrag.btn) selectTile(touchDrag.btn);
+    }
+    event.preventDefault();
+    // The tile rides above the finger, so the square it will land on stays visible.
+    touchDrag.ghost.style.transform = `translate(${event.clientX}px, ${event.clientY}px) translate(-50%, -120%)`;
+    const el = document.elementFromPoint(event.clientX, event.clientY);
+    const sq = el && el.closest("[data-square]");
+    if (sq !== touchDrag.over) {
+      if (touchDrag.over) touchDrag.over.classList.remove("drop-target");
+      touchDrag.over = sq && area.contains(sq) ? sq : null;
+      if (touchDrag.over) touchDrag.over.classList.add("drop-target");
+    }
+  });
+  root.addEventListener("pointerup", (event) => {
+    if (!touchDrag || event.pointerId !== touchDrag.id) return;
+    const { btn, ghost, over } = touchDrag;
+    endTouchDrag();
+    if (!ghost) return;  // a tap: the click that follows selects the tile
+    dragEnded = Date.now();
+    if (!over) return;
+    if (place(btn, over)) showError(""); else refuse(over);
+  });
+  root.addEventListener("pointercancel", endTouchDrag);
 
   // A "your turn" toast for the game on screen covers the rack for nothing: the board
   // already shows it.
