@@ -30,8 +30,22 @@ def _card(challenge: DailyChallenge, user) -> dict:
 def daily_today(request):
     day = daily.today()
     cards = [_card(daily.daily_challenge(day=day, pool=pool), request.user) for pool in daily.DAILY_POOLS]
-    past = DailyChallenge.objects.filter(day__lt=day).values_list("day", flat=True).distinct()[:7]
-    return render(request, "hunts/daily.html", {"day": day, "cards": cards, "past": past})
+    return render(request, "hunts/daily.html", {"day": day, "cards": cards, "past": _past_days(day)})
+
+
+def _past_days(day, count: int = 7) -> list[tuple]:
+    """The ``count`` latest days before ``day`` with a challenge, each with its boards.
+
+    The model's ordering names the pool too, which DISTINCT would count: ordered by the
+    day alone, each day is listed once.
+    """
+    days = list(
+        DailyChallenge.objects.filter(day__lt=day).order_by("-day").values_list("day", flat=True).distinct()[:count]
+    )
+    boards: dict = {when: [] for when in days}
+    for challenge in DailyChallenge.objects.filter(day__in=days).order_by("-day", "pool"):
+        boards[challenge.day].append((pool_name(challenge.pool), challenge.get_absolute_url()))
+    return list(boards.items())
 
 
 def daily_board(request, day: str, pool: str):

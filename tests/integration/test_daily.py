@@ -198,3 +198,17 @@ def test_the_pages(make_user, client):
     assert "data-daily-words" in page and "rank 1" in page
     assert client.get("/hunts/daily/2001-01-01/rampage/").status_code == 404
     assert client.get("/hunts/daily/not-a-day/rampage/").status_code == 404
+
+
+def test_earlier_days_are_listed_once_each_with_both_boards(client):
+    """Each earlier day appears once, linking to its Rampage and its Classic 5×5 board."""
+    today = daily.today()
+    for back in (1, 2):
+        for pool in daily.DAILY_POOLS:
+            daily.daily_challenge(day=today - timedelta(days=back), pool=pool)
+    page = client.get("/hunts/daily/").content.decode()
+    earlier = page[page.index("Earlier days") :]
+    yesterday = today - timedelta(days=1)
+    assert earlier.count(f"{yesterday.day} {yesterday:%b}:") == 1
+    links = [c.get_absolute_url() for c in DailyChallenge.objects.filter(day__lt=today).order_by("-day", "pool")]
+    assert [earlier.count(f'href="{link}"') for link in links] == [1, 1, 1, 1]
