@@ -6,6 +6,7 @@ that rolls back, and a task never starts before the rows it reads are committed.
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 
 from django.db import transaction
@@ -14,6 +15,7 @@ from django.template.loader import render_to_string
 from config.realtime import broadcast
 
 LOBBY_GROUP = "hunts.lobby"
+logger = logging.getLogger(__name__)
 
 
 def table_group(table_id: int) -> str:
@@ -48,8 +50,38 @@ def lobby_changed() -> None:
     transaction.on_commit(_send_lobby)
 
 
+def send_table_state(table_id: int, before: dict | None = None) -> None:
+    """Read the table's state once and send it to every socket on the table.
+
+    Watchers and players share one message on the table's group; in Classic each player
+    also gets the state with their own words on their own group, and their sockets skip
+    the shared one (``private`` lists them). ``before``, a message sent just ahead of the
+    state on every socket, keeps the two in order.
+    """
+    from games.hunts import selectors
+    from games.hunts.models import HuntTable
+
+    try:
+        table = HuntTable.objects.select_related("host").filter(pk=table_id).first()
+        state = selectors.shared_state(table) if table is not None else None
+    except Exception:
+        # Runs after the commit it announces: a page catches up on its next state.
+        logger.exception("hunt table %s: the state to send could not be read", table_id)
+        state = None
+    if state is None:
+        if before is not None:
+            broadcast(table_group(table_id), before)
+        return
+    private = selectors.private_players(state)
+    event = {"type": "table.state", "before": before, "private": private}
+    broadcast(table_group(table_id), {**event, "state": selectors.private_state(state, None)})
+    for user_id in private:
+        own = selectors.private_state(state, user_id)
+        broadcast(player_group(table_id, user_id), {**event, "own": True, "state": own})
+
+
 def table_changed(table_id: int) -> None:
-    transaction.on_commit(lambda: broadcast(table_group(table_id), {"type": "table.changed"}))
+    transaction.on_commit(lambda: send_table_state(table_id))
 
 
 def watchers_changed(table_id: int) -> None:
@@ -74,7 +106,7 @@ def round_started(game_round, bots: list[tuple[int, str]]) -> None:
         for user_id, strength in bots:
             first_turn = starts_at + timedelta(seconds=first_turn_delay(strength))
             tasks.bot_turn.apply_async((round_id, user_id, 0), eta=first_turn)
-        broadcast(table_group(table_id), {"type": "table.changed"})
+        send_table_state(table_id)
 
     transaction.on_commit(after_commit)
     lobby_changed()
@@ -111,9 +143,27 @@ def word_found(game_round, user, *, word: str, points: int, path, bonuses) -> No
 
 
 def round_ended(game_round) -> None:
-    table_id = game_round.table_id
-    message = {"type": "round.ended", "round_id": game_round.pk, "results_url": game_round.get_absolute_url()}
-    transaction.on_commit(lambda: broadcast(table_group(table_id), message))
+    """Every socket hears the end with the results to show, then the table's new state.
+
+    Both are made once here, so no page asks for either (the results are the same for
+    everyone who may see the table).
+    """
+    table_id, round_id = game_round.table_id, game_round.pk
+    url = game_round.get_absolute_url()
+
+    def send() -> None:
+        from games.hunts import selectors
+
+        try:
+            results = selectors.round_results(round_id)
+            html = render_to_string("hunts/_results.html", results) if results else None
+        except Exception:
+            logger.exception("hunt round %s: the results could not be drawn", round_id)
+            html = None  # each page fetches them itself
+        ended = {"type": "round.ended", "round_id": round_id, "results_url": url, "html": html}
+        send_table_state(table_id, before=ended)
+
+    transaction.on_commit(send)
     lobby_changed()
 
 

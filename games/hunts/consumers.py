@@ -53,6 +53,7 @@ class TableConsumer(ChatMixin, JsonMessageConsumer):
 
     async def connect(self):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.answered: set[tuple[int, str]] = set()  # finds this socket was told of in a reply
         # Accept before any database work: under load a slow handshake is dropped by the
         # server, while a slow first state message is only a short wait.
         await self.accept()
@@ -91,6 +92,11 @@ class TableConsumer(ChatMixin, JsonMessageConsumer):
         reply = result.as_message()
         if "id" in message and isinstance(message["id"], (int, str)):
             reply["id"] = message["id"]
+        if reply["outcome"] == "accepted":
+            # The reply is this socket's news of its own find: the broadcast of the same
+            # find, handled after this handler returns, is not sent to it again.
+            self.answered.add((round_id, reply["word"]))
+            reply.update(round_id=round_id, user_id=self.user.pk, name=self.user.shown_name)
         await self.send_json(reply)
 
     async def on_start(self, message):
@@ -114,17 +120,35 @@ class TableConsumer(ChatMixin, JsonMessageConsumer):
         if state is not None:
             await self.send_json(state)
 
+    async def table_state(self, event):
+        """The table's state, read once for every socket (``broadcasts.send_table_state``)."""
+        user_id = self.user.pk if self.user is not None and self.user.is_authenticated else None
+        if not event.get("own") and user_id in event["private"]:
+            return  # this player's own copy comes on their own group
+        if event.get("before"):
+            await self.send_json(event["before"])
+        await self.send_json(selectors.for_viewer(event["state"], user_id))
+
     async def table_changed(self, event):
         await self._send_state()
 
     async def table_watchers(self, event):
         await self.send_json(event)
 
+    def _answered(self, event) -> bool:
+        key = (event["round_id"], event["word"])
+        if event["user_id"] == getattr(self.user, "pk", None) and key in self.answered:
+            self.answered.discard(key)
+            return True
+        return False
+
     async def round_found(self, event):
-        await self.send_json(event)
+        if not self._answered(event):
+            await self.send_json(event)
 
     async def round_mine(self, event):
-        await self.send_json(event)
+        if not self._answered(event):
+            await self.send_json(event)
 
     async def round_count(self, event):
         await self.send_json(event)

@@ -84,40 +84,76 @@ def table_state(table_id: int, user) -> dict | None:
     if table is None or (table.daily_id and not daily_table_visible(table, user)):
         return None
     user_id = user.pk if user is not None and user.is_authenticated else None
-    seats = sorted(active_seats(table_id), key=lambda seat: seat.position)
-    game_round = current_round(table_id)
+    return for_viewer(private_state(shared_state(table), user_id), user_id)
+
+
+def shared_state(table: HuntTable) -> dict:
+    """The table's state for nobody in particular, read once for everyone looking.
+
+    Its round's ``found`` holds every find, Classic ones too: pass it through
+    ``private_state`` before it leaves the server.
+    """
+    seats = sorted(active_seats(table.pk), key=lambda seat: seat.position)
+    game_round = current_round(table.pk)
     state = {
         "type": "state",
-        "server_now": _ms(timezone.now()),
         "table": {
             "id": table.pk, "game": table.game, "game_name": table.get_game_display(), "size": table.size,
             "lexicon": table.get_lexicon_code_display(), "round_seconds": table.round_seconds,
             "seat_count": table.seat_count, "ranked": table.ranked, "status": table.status,
             "host_id": table.host_id, "host": table.host.shown_name,
         },
-        "me": {
-            "user_id": user_id,
-            "seated": any(seat.user_id == user_id for seat in seats),
-            "is_host": user_id is not None and user_id == table.host_id,
-        },
         "seats": [
             {"position": seat.position, "user_id": seat.user_id, "name": seat.user.shown_name,
              "bot": seat.bot_strength, "score": 0, "count": 0}
             for seat in seats
         ],
-        "watchers": watcher_count(table_id),
+        "watchers": watcher_count(table.pk),
         "round": None,
     }
     if game_round is None:
         return state
-    state["round"] = round_state(game_round, user_id)
+    state["round"] = round_state(game_round, EVERYONE)
     players = {p["user_id"]: p for p in state["round"]["players"]}
     for seat in state["seats"]:
         seat.update({k: players[seat["user_id"]][k] for k in ("score", "count")} if seat["user_id"] in players else {})
     return state
 
 
-def round_state(game_round: HuntRound, user_id: int | None) -> dict:
+def private_players(state: dict) -> list[int]:
+    """Players with words of their own in ``state`` that others may not see (Classic)."""
+    game_round = state["round"]
+    if game_round is None or state["table"]["game"] == Game.RAMPAGE:
+        return []
+    return [player["user_id"] for player in game_round["players"]]
+
+
+def private_state(state: dict, user_id: int | None) -> dict:
+    """``state`` as ``user_id`` (None: a watcher) may see it: in Classic, their own words only."""
+    if private_players(state):
+        found = [f for f in state["round"]["found"] if f["user_id"] == user_id]
+        return {**state, "round": {**state["round"], "found": found}}
+    return state
+
+
+def for_viewer(state: dict, user_id: int | None) -> dict:
+    """A private state with what is only about its viewer: who they are, and the time now."""
+    return {
+        **state,
+        "server_now": _ms(timezone.now()),
+        "me": {
+            "user_id": user_id,
+            "seated": any(seat["user_id"] == user_id for seat in state["seats"]),
+            "is_host": user_id is not None and user_id == state["table"]["host_id"],
+        },
+    }
+
+
+#: ``round_state`` for the server's own use: every find, Classic ones too.
+EVERYONE = object()
+
+
+def round_state(game_round: HuntRound, user_id) -> dict:
     board = board_of(game_round.board)
     finished = game_round.status == RoundStatus.FINISHED
     players = list(game_round.players.select_related("user"))
@@ -130,7 +166,7 @@ def round_state(game_round: HuntRound, user_id: int | None) -> dict:
         totals[found.user_id] += found.points
     # Classic lists stay private even after the round: the side list is "Your words"
     # (with the common words crossed off); everyone's lists are on the results.
-    visible = [f for f in words if rampage or f.user_id == user_id]
+    visible = [f for f in words if rampage or user_id is EVERYONE or f.user_id == user_id]
     return {
         "id": game_round.pk,
         "number": game_round.number,

@@ -81,9 +81,11 @@ async def test_two_players_and_a_watcher_see_a_find_live(ws_connect, make_user):
     await ws_ann.send_json_to({"type": "submit", "round_id": game_round.pk, "path": [[0, 0], [0, 1], [0, 2]], "id": 7})
     result = await receive_until(ws_ann, "result")
     assert (result["outcome"], result["word"], result["points"], result["id"]) == ("accepted", "cat", 33, 7)
-    for ws in (ws_ann, ws_bob, ws_eve, anonymous):
+    assert (result["name"], result["user_id"], result["round_id"]) == ("ann", ann.pk, game_round.pk)
+    for ws in (ws_bob, ws_eve, anonymous):
         found = await receive_until(ws, "round.found")
         assert (found["word"], found["name"], found["points"], found["bonuses"]) == ("cat", "ann", 33, ["3L", "3W"])
+    assert await no_message(ws_ann, "round.found")  # the finder's socket heard it in the reply
 
 
 async def test_watchers_cannot_submit(ws_connect, make_user):
@@ -244,7 +246,7 @@ async def test_classic_players_see_only_counts_of_others(ws_connect, make_user):
     ws_bob = await ready(ws_connect, f"/ws/hunts/{table.pk}/", bob)
     await ws_ann.send_json_to({"type": "submit", "round_id": game_round.pk, "word": "cats"})
     assert (await receive_until(ws_ann, "result"))["points"] == 1
-    assert (await receive_until(ws_ann, "round.mine"))["word"] == "cats"
+    assert await no_message(ws_ann, "round.mine")  # the reply told this socket already
     count = await receive_until(ws_bob, "round.count")
     assert (count["user_id"], count["count"]) == (ann.pk, 1)
     assert await no_message(ws_bob, "round.mine")

@@ -82,9 +82,10 @@
       case "round.mine": return addFound(msg, false);
       case "round.count": return setSeat(msg.user_id, { count: msg.count });
       case "round.ended":
+        // The table's new state follows on the socket; the results come drawn with the end.
         setDisplay("Time's up", "");
         delete display.dataset.outcome;
-        send({ type: "state" });
+        if (msg.html) return showResults(msg.round_id, msg.html);
         return loadResults(msg.round_id, msg.results_url);
       case "table.watchers": $("[data-watchers]").textContent = msg.count; return;
       case "error": return flash(msg.reason, "bad");
@@ -325,6 +326,10 @@
     else if (word) setDisplay(word, "bad", msg.reason);
     else setDisplay("\u00a0", "bad", msg.reason);
     display.dataset.outcome = msg.outcome;
+    // The reply is this page's news of its own find (no broadcast of it follows here).
+    if (msg.outcome === "accepted" && msg.user_id && round() && msg.round_id === round().id) {
+      addFound(msg, state.table.game === "rampage", false);
+    }
   }
 
   function flash(text, kind) { setDisplay("\u00a0", kind, text); }
@@ -383,7 +388,13 @@
     resultsFor = roundId;
     fetch(url + "?partial=1", { credentials: "same-origin" })
       .then((response) => response.text())
-      .then((html) => { resultsEl.innerHTML = html; resultsEl.scrollIntoView({ behavior: "smooth", block: "start" }); });
+      .then((html) => showResults(roundId, html));
+  }
+
+  function showResults(roundId, html) {
+    resultsFor = roundId;
+    resultsEl.innerHTML = html;
+    resultsEl.scrollIntoView({ behavior: "smooth", block: "start" });
   }
 
   // Starting goes over the socket when it is open (no reload); the form posts otherwise.
