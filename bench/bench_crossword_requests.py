@@ -1,0 +1,199 @@
+"""Crossword requests early and late in a game: preview, page and move (DESIGN.md budgets).
+
+Run with ``python -m bench.bench_crossword_requests [--repeat 15]``. Needs PostgreSQL (its
+own database, $BENCH_DATABASE_URL, default ``postgres://postgres@127.0.0.1:5432/wg_bench_crossword``,
+created and migrated if missing) and Redis ($BENCH_REDIS_URL, default $REDIS_URL).
+
+Four-player Word Grid games are played to move 2 and to move 60 with real plays, then
+each request goes through the whole Django stack in this process (middleware, session,
+the view, templates, PostgreSQL), as the board sends it:
+
+- preview: the tiles laid so far (the best play of the rack), sent on each tile placed;
+- page: the whole game page; area: the play area alone (the htmx partial);
+- move: a play, answered with the new play area (one request).
+
+Server time is the CPU time this process spends from the request entering Django to its
+response (the machine is shared, so wall time says more about the neighbours; it is
+printed beside), median of ``--repeat`` requests (moves: one per game, several games).
+The process has served the game before (its engine state is kept); the first request of
+a process, which replays the game from its seed, is reported beside (cold).
+
+Budgets: preview < 5 ms, move < 20 ms, page < 30 ms, each at move 2 and at move 60, and
+move 60 within 20 % of move 2. A missed budget is reported, and fails the run only with
+--strict.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BUDGETS_MS = {"preview": 5.0, "move": 20.0, "page": 30.0, "area": 30.0}
+FLAT = 1.20
+LENGTHS = (2, 60)
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["DATABASE_URL"] = os.environ.get(
+        "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/wg_bench_crossword?conn_max_age=60")
+    env["REDIS_URL"] = os.environ.get("BENCH_REDIS_URL", os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/14"))
+    env.setdefault("SECRET_KEY", "bench-" + "x" * 60)
+    env["DJANGO_SETTINGS_MODULE"] = os.environ.get("BENCH_SETTINGS", "config.settings")
+    env["DEBUG"] = "0"
+    env["SECURE_SSL_REDIRECT"] = "0"
+    env["LOG_LEVEL"] = "WARNING"
+    return env
+
+
+def _ensure_database(url: str) -> None:
+    import psycopg
+
+    base = url.split("?", 1)[0]
+    name = base.rsplit("/", 1)[1]
+    admin = base.rsplit("/", 1)[0] + "/postgres"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone():
+            conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def _short_play(state):
+    """The best-scoring play of the fewest tiles, so a game lasts past move 60."""
+    from games.engine import movegen
+
+    plays = movegen.generate(state.board, state.racks[state.to_move], state.variant, state.lexicon)
+    return min(plays, key=lambda p: (len(p.placement), -p.score), default=None)
+
+
+def _game_at(users, seed: str, moves: int):
+    """A four-player Word Grid game with ``moves`` moves played, or None if it ended sooner."""
+    from games.crosswords import selectors, services
+    from games.crosswords.models import Game
+
+    game = services.game_create(creator=users[0], variant="wordgrid", seconds_per_move=86400,
+                                invitees=users[1:])
+    Game.objects.filter(pk=game.pk).update(seed=seed)
+    for user in users[1:]:
+        services.game_accept(game_id=game.pk, player=user)
+    game.refresh_from_db()
+    while game.move_count < moves:
+        state = selectors.engine_state(game)
+        user = game.seats.get(index=state.to_move).user
+        play = _short_play(state)
+        if play is not None:
+            services.game_play(game_id=game.pk, player=user, placement=play.placement,
+                               move_count=game.move_count)
+        elif len(state.bag) >= 7:
+            services.game_swap(game_id=game.pk, player=user, tiles=state.racks[state.to_move],
+                               move_count=game.move_count)
+        else:
+            return None
+        game.refresh_from_db()
+        if game.status != "active":
+            return None
+    return game
+
+
+def _timed(times: dict, name: str, call):
+    """Run ``call`` and note its CPU time in this process (ms) under ``name``, its wall
+    time under ``name + " wall"``; the wall time adds PostgreSQL's and Redis's work and
+    any wait for a core on a busy machine."""
+    wall, cpu = time.perf_counter(), time.thread_time()
+    result = call()
+    times.setdefault(name, []).append((time.thread_time() - cpu) * 1000)
+    times.setdefault(name + " wall", []).append((time.perf_counter() - wall) * 1000)
+    return result
+
+
+def _measure(games, repeat: int) -> dict[str, list[float]]:
+    from django.test import Client
+
+    from games.crosswords import selectors
+    from games.engine import movegen
+
+    times: dict[str, list[float]] = {}
+    for n, game in enumerate(games):
+        client = Client()
+        state = selectors.engine_state(game)
+        user = game.seats.get(index=state.to_move).user
+        client.force_login(user)
+        url = f"/games/{game.pk}/"
+        selectors.STATES.clear()
+        _timed(times, "cold", lambda: client.get(url, HTTP_HX_REQUEST="true"))
+        play = movegen.best(state.board, state.racks[state.to_move], state.variant, state.lexicon)
+        data = {"placement": json.dumps([list(t) for t in play.placement]), "move_count": game.move_count}
+        rounds = repeat if n == 0 else 1
+        for _ in range(rounds):
+            response = _timed(times, "preview", lambda: client.post(url + "preview/", data))
+            assert response.status_code == 200 and response.json()["legal"], response.content[:200]
+            response = _timed(times, "page", lambda: client.get(url))
+            assert response.status_code == 200
+            _timed(times, "area", lambda: client.get(url, HTTP_HX_REQUEST="true"))
+        response = _timed(times, "move", lambda: client.post(url + "play/", data, HTTP_HX_REQUEST="true"))
+        assert response.status_code == 200 and response["Content-Type"].startswith("text/html"), response.content[:200]
+    return times
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=15)
+    parser.add_argument("--strict", action="store_true")
+    args = parser.parse_args(argv)
+
+    env = _env()
+    os.environ.update(env)
+    _ensure_database(env["DATABASE_URL"])
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+
+    run = f"{int(time.time()) % 1000000}"
+    User = get_user_model()
+    users = [User.objects.create_user(f"cw{run}{n}", f"cw{run}{n}@bench.invalid") for n in range(4)]
+    from django.test import override_settings
+
+    # Pages name static files; a server looks them up in collectstatic's manifest, which
+    # this checkout need not have, so the plain storage stands in (the same lookup cost).
+    override_settings(STORAGES={**settings.STORAGES, "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}).enable()
+    results: dict[int, dict[str, list[float]]] = {}
+    for length in LENGTHS:
+        games, seed = [], 0
+        while len(games) < max(3, args.repeat // 3):
+            seed += 1
+            game = _game_at(users, f"bench-{run}-{length}-{seed}", length)
+            if game is not None:
+                games.append(game)
+        results[length] = _measure(games, args.repeat)
+    early, late = LENGTHS
+    ok = True
+    print(f"crossword requests: server CPU time in ms of the Django process (median), wall time "
+          f"beside; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    for name, budget in BUDGETS_MS.items():
+        a, b = (statistics.median(results[n][name]) for n in LENGTHS)
+        wa, wb = (statistics.median(results[n][name + " wall"]) for n in LENGTHS)
+        flat = b <= a * FLAT
+        met = a < budget and b < budget and flat
+        ok = ok and met
+        print(f"{name:8s} move {early}: {a:6.2f}   move {late}: {b:6.2f}   ratio {b / a:4.2f}   "
+              f"(wall {wa:.1f} / {wb:.1f})   [budget < {budget:.0f} ms, flat within {FLAT - 1:.0%}] "
+              f"{'ok' if met else 'NOT MET'}")
+    print(f"cold     move {early}: {statistics.median(results[early]['cold']):6.2f}   "
+          f"move {late}: {statistics.median(results[late]['cold']):6.2f}   (play area of a game this process "
+          f"has not served: replay from the seed; no budget)")
+    print("budgets: " + ("OK" if ok else "NOT MET"))
+    return 1 if args.strict and not ok else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
