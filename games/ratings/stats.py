@@ -65,7 +65,9 @@ class Opponent:
 
 
 def _hunt_rows(user):
-    return RoundPlayer.objects.filter(user=user, round__status=RoundStatus.FINISHED)
+    # A daily challenge round is played alone (never won, drawn or lost): it has its own
+    # leaderboard and stays out of the record, where it counted as a game and a loss.
+    return RoundPlayer.objects.filter(user=user, round__status=RoundStatus.FINISHED, round__table__daily__isnull=True)
 
 
 def _crossword_rows(user):

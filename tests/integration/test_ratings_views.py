@@ -112,6 +112,20 @@ def test_profile_shows_ratings_chart_opponents_best_words_and_streak(client, mak
     assert [rating for _, rating in pools["rampage"].history][0] == 1500 and len(pools["rampage"].history) == 3
 
 
+def test_a_solo_daily_round_is_no_game_in_the_pool_record(make_user):
+    """The daily challenge (a solo round, never a win) neither counts as a game played
+    nor breaks a winning streak in the profile's pool record."""
+    from tests.integration.test_daily import play
+
+    ann, bob = make_user("ann"), make_user("bob")
+    table = ranked_table(ann, bob)
+    ranked_round(ann, bob, ann_words=("cats", "cat"), bob_words=("ore",), table=table)
+    ranked_round(ann, bob, ann_words=("ding", "cat"), bob_words=("at",), table=table)
+    play(ann, "rampage", now=timezone.now() + timedelta(minutes=10))
+    rampage = {p.pool: p for p in stats.pool_stats(ann)}["rampage"]
+    assert (rampage.games, rampage.wins, rampage.streak) == (2, 2, ("won", 2))
+
+
 def test_crossword_game_over_and_lists_show_the_change(client, make_user):
     """A finished ranked crossword shows each player's change on the game and in My games."""
     from games.crosswords import services as crosswords
