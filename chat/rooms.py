@@ -2,8 +2,8 @@
 
 - A hunt table's chat is for its players and watchers (signed in); it goes to the
   table's group, which every socket on the table is in.
-- A crossword game's chat is for its seated players only; it goes to a group that only
-  the players' sockets join, so a watcher's socket never carries it.
+- A crossword or TOW game's chat is for its seated players only; it goes to a group
+  that only the players' sockets join, so a watcher's socket never carries it.
 - Games against bots have no chat: a room needs two people who play (a hunt table
   without bot seats has chat while it waits for people; a daily challenge has none).
 """
@@ -17,7 +17,7 @@ from games.hunts.broadcasts import table_group
 
 @dataclass(frozen=True)
 class Room:
-    kind: str  # "hunt" or "crossword"
+    kind: str  # "hunt", "crossword" or "tow"
     object_id: int
 
     @property
@@ -29,11 +29,11 @@ class Room:
         """The channel-layer group a message of this room is sent to."""
         if self.kind == "hunt":
             return table_group(self.object_id)
-        return f"crossword.{self.object_id}.players"
+        return f"{self.kind}.{self.object_id}.players"
 
     @property
     def players_only(self) -> bool:
-        return self.kind == "crossword"
+        return self.kind != "hunt"
 
 
 def hunt_room(table_id: int) -> Room:
@@ -42,6 +42,21 @@ def hunt_room(table_id: int) -> Room:
 
 def crossword_room(game_id: int) -> Room:
     return Room("crossword", game_id)
+
+
+def tow_room(game_id: int) -> Room:
+    return Room("tow", game_id)
+
+
+def _seats(room: Room):
+    """The seats of a players-only room's game."""
+    if room.kind == "crossword":
+        from games.crosswords.models import Seat
+    elif room.kind == "tow":
+        from games.tow.models import Seat
+    else:
+        raise ValueError(room.kind)
+    return Seat.objects.filter(game_id=room.object_id)
 
 
 def _signed_in(user) -> bool:
@@ -63,9 +78,9 @@ def has_chat(room: Room) -> bool:
         )
         people = sum(1 for strength in seats if not strength)
         return people >= 2 or len(seats) == people
-    from games.crosswords.models import Seat
-
-    users = list(Seat.objects.filter(game_id=room.object_id, user__isnull=False).values_list("user__is_bot", flat=True))
+    if room.kind not in ("crossword", "tow"):
+        return False
+    users = list(_seats(room).filter(user__isnull=False).values_list("user__is_bot", flat=True))
     return sum(1 for is_bot in users if not is_bot) >= 2
 
 
@@ -75,6 +90,4 @@ def may_read(room: Room, user) -> bool:
         return False
     if room.kind == "hunt":
         return True
-    from games.crosswords.models import Seat
-
-    return Seat.objects.filter(game_id=room.object_id, user=user).exists()
+    return _seats(room).filter(user=user).exists()

@@ -142,8 +142,7 @@ def report(*, user, message_id: int, reason: str = "") -> Report:
 
 
 def _readable(message: Message, user) -> bool:
-    kind, _, object_id = message.room.partition(".")
-    return rooms.may_read(rooms.Room(kind, int(object_id)), user)
+    return rooms.may_read(_room_of(message), user)
 
 
 def _room_of(message: Message) -> rooms.Room:

@@ -37,8 +37,7 @@ class HuntInvitation(models.Model):
 
     table = models.ForeignKey("hunts.HuntTable", on_delete=models.CASCADE, related_name="invitations")
     sender = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    invitee = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                                related_name="hunt_invitations")
+    invitee = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hunt_invitations")
     status = models.CharField(max_length=10, choices=InvitationStatus.choices, default=InvitationStatus.PENDING)
     created_at = models.DateTimeField(auto_now_add=True)
     expires_at = models.DateTimeField()

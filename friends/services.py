@@ -78,8 +78,9 @@ def _challengeable(by, username: str):
 def challenge_crossword(*, by, username: str, variant: str, seconds_per_move: int, ranked: bool = False) -> Game:
     """Invite ``username`` to a two-player crossword game (they accept or decline it)."""
     other = _challengeable(by, username)
-    return crosswords.game_create(creator=by, variant=variant, seconds_per_move=seconds_per_move,
-                                  invitees=[other], ranked=ranked)
+    return crosswords.game_create(
+        creator=by, variant=variant, seconds_per_move=seconds_per_move, invitees=[other], ranked=ranked
+    )
 
 
 @transaction.atomic
@@ -87,11 +88,15 @@ def challenge_hunt(*, by, username: str, table_settings: dict) -> HuntInvitation
     """Open a hunt table hosted by ``by`` and invite ``username`` to its second seat."""
     other = _challengeable(by, username)
     table = hunts.table_create(host=by, **{**table_settings, "bots": ()})
-    invitation = HuntInvitation.objects.create(table=table, sender=by, invitee=other,
-                                               expires_at=timezone.now() + live_expiry())
-    notify(user=other, kind="hunt.invitation",
-           text=f"{by.shown_name} invites you to a {table.get_game_display()} table.",
-           url=invitation_url(invitation))
+    invitation = HuntInvitation.objects.create(
+        table=table, sender=by, invitee=other, expires_at=timezone.now() + live_expiry()
+    )
+    notify(
+        user=other,
+        kind="hunt.invitation",
+        text=f"{by.shown_name} invites you to a {table.get_game_display()} table.",
+        url=invitation_url(invitation),
+    )
     return invitation
 
 
@@ -120,8 +125,12 @@ def hunt_invitation_accept(*, invitation_id: int, user) -> HuntTable:
     invitation.status = InvitationStatus.ACCEPTED
     invitation.answered_at = timezone.now()
     invitation.save(update_fields=["status", "answered_at"])
-    notify(user=invitation.sender, kind="hunt.accepted",
-           text=f"{user.shown_name} took the seat at your table.", url=invitation.table.get_absolute_url())
+    notify(
+        user=invitation.sender,
+        kind="hunt.accepted",
+        text=f"{user.shown_name} took the seat at your table.",
+        url=invitation.table.get_absolute_url(),
+    )
     return invitation.table
 
 
@@ -131,56 +140,77 @@ def hunt_invitation_decline(*, invitation_id: int, user) -> HuntInvitation:
     invitation.status = InvitationStatus.DECLINED
     invitation.answered_at = timezone.now()
     invitation.save(update_fields=["status", "answered_at"])
-    notify(user=invitation.sender, kind="hunt.declined",
-           text=f"{user.shown_name} declined your invitation.", url=invitation.table.get_absolute_url())
+    notify(
+        user=invitation.sender,
+        kind="hunt.declined",
+        text=f"{user.shown_name} declined your invitation.",
+        url=invitation.table.get_absolute_url(),
+    )
     return invitation
 
 
 # -- expiry ------------------------------------------------------------------------------------
 
 
-def _expired_games(now) -> Q:
-    live = Q(seconds_per_move__lte=crossword_notifications.LIVE_DEADLINE_SECONDS)
+def _game_kinds():
+    """The games whose invitations and seeks wait for players: (model, their notifications)."""
+    from games.tow.models import Game as TowGame
+    from games.tow.services import notifications as tow_notifications
+
+    return {"crossword": (Game, crossword_notifications), "tow": (TowGame, tow_notifications)}
+
+
+def _expired_games(now, live_seconds: int) -> Q:
+    live = Q(seconds_per_move__lte=live_seconds)
     return Q(status=Status.WAITING) & (
-        Q(created_at__lte=now - correspondence_expiry()) | (live & Q(created_at__lte=now - live_expiry())))
+        Q(created_at__lte=now - correspondence_expiry()) | (live & Q(created_at__lte=now - live_expiry()))
+    )
 
 
-def _expiry_of(game: Game) -> timedelta:
-    if game.seconds_per_move <= crossword_notifications.LIVE_DEADLINE_SECONDS:
-        return live_expiry()
-    return correspondence_expiry()
+def _tell_expired(live_seconds: int):
+    def tell(game, *, user, by) -> None:
+        expiry = live_expiry() if game.seconds_per_move <= live_seconds else correspondence_expiry()
+        what = "open seek" if game.is_open_seek else "invitation"
+        notify(
+            user=user,
+            kind="game.expired",
+            text=f"{game}: the {what} expired after {durations.spoken(expiry)} without every seat taken.",
+            url=game.get_absolute_url(),
+        )
 
-
-def _tell_expired(game: Game, *, user, by) -> None:
-    what = "open seek" if game.is_open_seek else "invitation"
-    notify(user=user, kind="crossword.expired",
-           text=f"{game.get_variant_display()} #{game.pk}: the {what} expired after "
-                f"{durations.spoken(int(_expiry_of(game).total_seconds()))} without every seat taken.",
-           url=game.get_absolute_url())
+    return tell
 
 
 @transaction.atomic
-def crossword_expire(*, game_id: int, now) -> bool:
+def game_expire(*, kind: str, game_id: int, now) -> bool:
     """Cancel one waiting game if it is (still) past its expiry; False if there was nothing to do."""
-    game = Game.objects.select_for_update().filter(_expired_games(now), pk=game_id).first()
+    model, notifications = _game_kinds()[kind]
+    live_seconds = notifications.LIVE_DEADLINE_SECONDS
+    game = model.objects.select_for_update().filter(_expired_games(now, live_seconds), pk=game_id).first()
     if game is None:
         return False
-    seating.cancel_waiting(game, by=None, tell=_tell_expired)
-    crossword_notifications.game_changed(game)
+    seating.cancel_waiting(game, by=None, tell=_tell_expired(live_seconds))
+    notifications.game_changed(game)
     return True
 
 
 @transaction.atomic
 def hunt_invitation_expire(*, invitation_id: int, now) -> bool:
-    invitation = (HuntInvitation.objects.select_for_update()
-                  .filter(pk=invitation_id, status=InvitationStatus.PENDING, expires_at__lte=now).first())
+    invitation = (
+        HuntInvitation.objects.select_for_update()
+        .filter(pk=invitation_id, status=InvitationStatus.PENDING, expires_at__lte=now)
+        .first()
+    )
     if invitation is None:
         return False
     invitation.status = InvitationStatus.EXPIRED
     invitation.save(update_fields=["status"])
-    notify(user=invitation.sender, kind="hunt.expired",
-           text=f"Your invitation to {invitation.invitee.shown_name} expired unanswered.",
-           url=invitation.table.get_absolute_url())
+    notify(
+        user=invitation.sender,
+        kind="hunt.expired",
+        text=f"Your invitation to {invitation.invitee.shown_name} expired unanswered.",
+        url=invitation.table.get_absolute_url(),
+    )
     return True
 
 
@@ -188,10 +218,17 @@ def invitations_sweep(*, now=None) -> dict:
     """Expire every invitation and seek past its time; each under its own row lock, so a
     doubled or overlapping sweep expires each one once."""
     now = now or timezone.now()
-    games = list(Game.objects.filter(_expired_games(now)).values_list("pk", flat=True))
-    invitations = list(HuntInvitation.objects.filter(status=InvitationStatus.PENDING, expires_at__lte=now)
-                       .values_list("pk", flat=True))
+    games = [
+        (kind, pk)
+        for kind, (model, notifications) in _game_kinds().items()
+        for pk in model.objects.filter(_expired_games(now, notifications.LIVE_DEADLINE_SECONDS)).values_list(
+            "pk", flat=True
+        )
+    ]
+    invitations = list(
+        HuntInvitation.objects.filter(status=InvitationStatus.PENDING, expires_at__lte=now).values_list("pk", flat=True)
+    )
     return {
-        "games": sum(crossword_expire(game_id=pk, now=now) for pk in games),
+        "games": sum(game_expire(kind=kind, game_id=pk, now=now) for kind, pk in games),
         "hunt_invitations": sum(hunt_invitation_expire(invitation_id=pk, now=now) for pk in invitations),
     }

@@ -34,10 +34,14 @@ def unfollow(request, username: str):
 
 @login_required
 def friends(request):
-    return render(request, "friends/friends.html", {
-        "friends": selectors.friends(request.user),
-        "invitations": selectors.pending_hunt_invitations(request.user),
-    })
+    return render(
+        request,
+        "friends/friends.html",
+        {
+            "friends": selectors.friends(request.user),
+            "invitations": selectors.pending_hunt_invitations(request.user),
+        },
+    )
 
 
 @login_required
@@ -48,20 +52,32 @@ def challenge(request, username: str):
         data = form.cleaned_data
         try:
             if form.is_crossword:
-                game = services.challenge_crossword(by=request.user, username=username, variant=data["game"],
-                                                    seconds_per_move=data["seconds_per_move"],
-                                                    ranked=data["ranked"])
+                game = services.challenge_crossword(
+                    by=request.user,
+                    username=username,
+                    variant=data["game"],
+                    seconds_per_move=data["seconds_per_move"],
+                    ranked=data["ranked"],
+                )
             else:
-                invitation = services.challenge_hunt(by=request.user, username=username,
-                                                     table_settings=form.table_settings())
+                invitation = services.challenge_hunt(
+                    by=request.user, username=username, table_settings=form.table_settings()
+                )
         except Refused as refused:
             form.add_error(None, refused.reason)
         else:
             messages.success(request, f"{other.shown_name} is invited; you will be told when they answer.")
             return redirect(game if form.is_crossword else invitation.table)
-    return render(request, "friends/challenge.html", {
-        "form": form, "other": other, "live_expiry": durations.spoken(services.live_expiry()),
-        "correspondence_expiry": durations.spoken(services.correspondence_expiry())})
+    return render(
+        request,
+        "friends/challenge.html",
+        {
+            "form": form,
+            "other": other,
+            "live_expiry": durations.spoken(services.live_expiry()),
+            "correspondence_expiry": durations.spoken(services.correspondence_expiry()),
+        },
+    )
 
 
 @login_required

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from channels.db import database_sync_to_async
 
+from chat.rooms import tow_room
 from games.crosswords.consumers import GameConsumer as CrosswordGameConsumer
 
 from .models import Game
@@ -34,3 +35,4 @@ class GameConsumer(CrosswordGameConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self.send_json({"type": "hello", "move_count": move_count, "status": status})
+        self.chat_place = tow_room(int(self.scope["url_route"]["kwargs"]["game_id"]))

@@ -301,3 +301,57 @@ async def test_hunt_chat_reaches_players_and_watchers_but_not_who_muted_the_auth
     moderator = await sync_to_async(make_user)("mod", is_staff=True)
     await sync_to_async(services.message_hide)(message_id=message.pk, by=moderator)
     assert await receive_until(sockets["watcher"], "chat.hidden") == {"type": "chat.hidden", "id": message.pk}
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_tow_chat_reaches_its_players_only_and_a_tow_game_with_a_bot_has_none(ws_connect, make_user):
+    """TOW games chat like crossword games: players only; a game of one person and a bot has no chat."""
+    from games.tow import services as tow
+
+    def setup():
+        ann, bob, watcher = make_user("ann"), make_user("bob"), make_user("watcher")
+        game = tow.game_create(creator=ann, seconds_per_move=DAY, invitees=[bob])
+        tow.game_accept(game_id=game.pk, player=bob)
+        solo = tow.game_create(creator=watcher, seconds_per_move=DAY, bots=1)
+        return game, solo, ann, bob, watcher
+
+    game, solo, ann, bob, watcher = await sync_to_async(setup)()
+    assert not await sync_to_async(rooms.has_chat)(rooms.tow_room(solo.pk))
+    sockets = {}
+    for user in (ann, bob, watcher):
+        ws = await ws_connect(f"/ws/tow/{game.pk}/", user)
+        assert (await ws.receive_json_from(timeout=5))["type"] == "hello"
+        await ws.send_json_to({"type": "chat.join"})
+        sockets[user.username] = ws
+    for name in ("ann", "bob"):
+        assert (await sockets[name].receive_json_from(timeout=5))["type"] == "chat.history"
+    await sockets["bob"].send_json_to({"type": "chat", "text": "nice play"})
+    for name in ("ann", "bob"):
+        assert (await receive_until(sockets[name], "chat.message"))["room"] == f"tow.{game.pk}"
+    assert await sockets["watcher"].receive_nothing(timeout=0.5)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_rate_limit_holds_when_one_player_posts_from_many_tabs_at_once(make_user):
+    """Ten posts racing from ten threads (ten tabs) store exactly five; the rest are refused."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connection
+
+    game, ann, bob = duel(make_user)
+    room = rooms.crossword_room(game.pk)
+
+    def post(i):
+        try:
+            services.message_post(room=room, user=ann, text=f"tab {i}")
+            return "ok"
+        except Refused:
+            return "refused"
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(max_workers=10) as pool:
+        outcomes = list(pool.map(post, range(10)))
+    assert outcomes.count("ok") == services.RATE_MESSAGES
+    assert Message.objects.filter(author=ann).count() == services.RATE_MESSAGES

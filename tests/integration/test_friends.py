@@ -125,7 +125,7 @@ def test_a_hunt_challenge_opens_a_table_and_the_friend_takes_the_seat(make_user,
 
 @pytest.mark.django_db
 def test_the_expiry_sweep_cancels_old_invitations_and_seeks_once_and_tells_the_players(make_user):
-    """Past their time, waiting games and hunt invitations expire with a notification; a second sweep
+    """Past their time, waiting crossword and TOW games and hunt invitations expire with a notification; a second sweep
     changes nothing; games still in time are left alone."""
     ann, bob, cat = make_user("ann"), make_user("bob"), make_user("cat")
     old = crosswords.game_create(creator=ann, variant="wordgrid", seconds_per_move=DAY, invitees=[bob])
@@ -135,15 +135,21 @@ def test_the_expiry_sweep_cancels_old_invitations_and_seeks_once_and_tells_the_p
     Game.objects.filter(pk__in=[old.pk, seek.pk]).update(created_at=timezone.now() - timedelta(days=7, seconds=1))
     Game.objects.filter(pk=live.pk).update(created_at=timezone.now() - timedelta(minutes=31))
     Game.objects.filter(pk=fresh.pk).update(created_at=timezone.now() - timedelta(days=6))
+    from games.tow import services as tow
+    from games.tow.models import Game as TowGame
+
+    tow_game = tow.game_create(creator=cat, seconds_per_move=DAY, invitees=[bob])
+    TowGame.objects.filter(pk=tow_game.pk).update(created_at=timezone.now() - timedelta(days=8))
     invitation = services.challenge_hunt(by=ann, username="bob", table_settings={"game": "rampage"})
     HuntInvitation.objects.filter(pk=invitation.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
 
-    assert tasks.sweep_invitations() == {"games": 3, "hunt_invitations": 1}
+    assert tasks.sweep_invitations() == {"games": 4, "hunt_invitations": 1}
     assert tasks.sweep_invitations() == {"games": 0, "hunt_invitations": 0}
     statuses = dict(Game.objects.values_list("pk", "status"))
     assert statuses == {old.pk: "cancelled", live.pk: "cancelled", seek.pk: "cancelled", fresh.pk: "waiting"}
-    assert bob.notifications.filter(kind="crossword.expired").count() == 2  # invited to one, seeking the other
-    assert ann.notifications.filter(kind="crossword.expired").count() == 2
+    assert TowGame.objects.get().status == "cancelled"
+    assert bob.notifications.filter(kind="game.expired").count() == 3  # invited to two, seeking in one
+    assert ann.notifications.filter(kind="game.expired").count() == 2
     assert ann.notifications.filter(kind="hunt.expired").count() == 1
     invitation.refresh_from_db()
     assert invitation.status == "expired"
@@ -181,3 +187,25 @@ async def test_my_games_hears_when_one_of_my_games_changes(ws_connect, make_user
     html = await sync_to_async(page)()
     assert 'hx-trigger="wordfall:games-changed from:document, wordfall:notification from:document"' in html
     assert 'id="my-games-lists"' in html
+
+
+@pytest.mark.django_db(transaction=True)
+def test_overlapping_expiry_sweeps_expire_each_invitation_once(make_user):
+    """Two sweeps running at once cancel an expired game once and notify once per player."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connection
+
+    ann, bob = make_user("ann"), make_user("bob")
+    game = crosswords.game_create(creator=ann, variant="wordgrid", seconds_per_move=DAY, invitees=[bob])
+    Game.objects.filter(pk=game.pk).update(created_at=timezone.now() - timedelta(days=8))
+
+    def sweep(_):
+        try:
+            return services.invitations_sweep()["games"]
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        assert sum(pool.map(sweep, range(2))) == 1
+    assert bob.notifications.filter(kind="game.expired").count() == 1
