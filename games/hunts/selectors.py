@@ -23,6 +23,7 @@ from games.hunts.models import (
 )
 from games.hunts.services.daily import daily_table_visible
 from games.hunts.services.rounds import board_of, path_from_text
+from lexicon import offensive
 
 LOBBY_MAX_AGE = timedelta(hours=12)
 
@@ -209,8 +210,12 @@ class PlayerResult:
         return sum(1 for found in self.words if found.crossed_off)
 
 
-def round_results(round_id: int) -> dict | None:
-    """A finished round's breakdown: per player every word, points, bonuses, crossings-off."""
+def round_results(round_id: int, *, show_offensive: bool = False) -> dict | None:
+    """A finished round's breakdown: per player every word, points, bonuses, crossings-off.
+
+    "Words nobody found" leaves out offensive words unless ``show_offensive`` (the
+    player's setting); words players found are always shown.
+    """
     game_round = HuntRound.objects.select_related("table").filter(pk=round_id).first()
     if game_round is None:
         return None
@@ -236,7 +241,8 @@ def round_results(round_id: int) -> dict | None:
         "common": sorted({f.word for fs in words.values() for f in fs if f.crossed_off}),
         "by_words": by_words,
         "by_points": by_points,
-        "missed": game_round.missed_words,
+        "missed": (game_round.missed_words if show_offensive
+                   else offensive.without_offensive(game_round.missed_words, key=lambda m: m["word"])),
         "finished": finished,
     }
 

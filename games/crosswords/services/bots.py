@@ -15,6 +15,7 @@ bot that has been waiting longer than a grace period.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import random
 import traceback
@@ -27,6 +28,7 @@ from django.utils import timezone
 
 from games.engine import crossword_bot
 from games.engine import crossword_game as engine
+from lexicon import offensive
 from lexicon.frequency import zipf
 
 from .. import selectors
@@ -159,7 +161,10 @@ def bot_turn(*, game_id: int, move_count: int) -> Move | None:
         return None
     bot, strength = seat.user, strength_of(seat.user) or BotStrength.CASUAL
     state = selectors.engine_state(game)
-    position = crossword_bot.Position.of(state, seat.index)
+    # The bot thinks in the lexicon less offensive words, so neither its word nor a cross
+    # word it makes is one; the move is still judged by the game's own lexicon.
+    position = dataclasses.replace(crossword_bot.Position.of(state, seat.index),
+                                   lexicon=offensive.clean_lexicon(state.lexicon))
     rng = random.Random(f"{game.seed}/bot/{move_count}")
     try:
         move = crossword_bot.choose(position, strength, rng, frequency=zipf)

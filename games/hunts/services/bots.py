@@ -27,6 +27,7 @@ from django.utils import timezone
 from games.engine import hunt
 from games.hunts import broadcasts
 from games.hunts.models import FoundWord, Game, HuntRound, RoundPlayer, RoundStatus
+from lexicon import offensive
 from lexicon.frequency import zipf
 from lexicon.services import get_lexicon
 
@@ -72,6 +73,8 @@ def _plan(round_id: int, board_text: str, game: str, code: str, version: int, mi
     rng = random.Random(f"{seed}:{user_id}")
     scored = []
     for word, path in on_board.items():
+        if offensive.is_offensive(word):  # bots never play them; people still may
+            continue
         frequency = zipf(word)
         if frequency < profile.min_zipf or len(word) > profile.max_letters:
             continue
