@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -50,6 +52,8 @@ def test_a_bent_word_is_traced_and_scored(new_page, live_site, make_user):
     page.context.add_cookies([{"name": name, "value": value, "url": live_site.url}])
     page.goto(f"/tow/{game.pk}/")
     expect(page.locator("[data-status]")).to_contain_text("Your turn")
+    # The time left in the site's one short form (site.js Wordfall.timeLeft), like Word Grid.
+    expect(page.locator("[data-status]")).to_contain_text(re.compile(r"· 23 h \d+ min left$"))
     submit = page.locator("[data-submit]")
     expect(submit).to_be_disabled()
 

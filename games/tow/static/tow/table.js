@@ -589,9 +589,8 @@
     else text = mover ? `${mover.name} to move` : "";
     const tick = () => {
       if (!view.deadline) { line.textContent = text; return; }
-      const left = Math.max(0, (new Date(view.deadline) - Date.now()) / 1000);
-      const shown = left > 2 * 86400 ? `${Math.floor(left / 86400)} days` : left > 7200 ? `${Math.floor(left / 3600)} hours`
-        : left > 120 ? `${Math.floor(left / 60)} minutes` : `${Math.floor(left)} seconds`;
+      // The site's one short form of a time left, as Word Grid and the server write it.
+      const shown = window.Wordfall.timeLeft((new Date(view.deadline) - Date.now()) / 1000);
       line.innerHTML = `${view.my_turn ? '<strong class="your-turn">' + text + "</strong>" : escapeHtml(text)} · ${shown} left`;
     };
     tick();
