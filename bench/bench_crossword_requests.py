@@ -101,12 +101,12 @@ def _game_at(users, seed: str, moves: int):
     return game
 
 
-def _timed(times: dict, name: str, call):
+def _timed(times: dict, name: str, call, *args, **kwargs):
     """Run ``call`` and note its CPU time in this process (ms) under ``name``, its wall
     time under ``name + " wall"``; the wall time adds PostgreSQL's and Redis's work and
     any wait for a core on a busy machine."""
     wall, cpu = time.perf_counter(), time.thread_time()
-    result = call()
+    result = call(*args, **kwargs)
     times.setdefault(name, []).append((time.thread_time() - cpu) * 1000)
     times.setdefault(name + " wall", []).append((time.perf_counter() - wall) * 1000)
     return result
@@ -126,17 +126,17 @@ def _measure(games, repeat: int) -> dict[str, list[float]]:
         client.force_login(user)
         url = f"/games/{game.pk}/"
         selectors.STATES.clear()
-        _timed(times, "cold", lambda: client.get(url, HTTP_HX_REQUEST="true"))
+        _timed(times, "cold", client.get, url, HTTP_HX_REQUEST="true")
         play = movegen.best(state.board, state.racks[state.to_move], state.variant, state.lexicon)
         data = {"placement": json.dumps([list(t) for t in play.placement]), "move_count": game.move_count}
         rounds = repeat if n == 0 else 1
         for _ in range(rounds):
-            response = _timed(times, "preview", lambda: client.post(url + "preview/", data))
+            response = _timed(times, "preview", client.post, url + "preview/", data)
             assert response.status_code == 200 and response.json()["legal"], response.content[:200]
-            response = _timed(times, "page", lambda: client.get(url))
+            response = _timed(times, "page", client.get, url)
             assert response.status_code == 200
-            _timed(times, "area", lambda: client.get(url, HTTP_HX_REQUEST="true"))
-        response = _timed(times, "move", lambda: client.post(url + "play/", data, HTTP_HX_REQUEST="true"))
+            _timed(times, "area", client.get, url, HTTP_HX_REQUEST="true")
+        response = _timed(times, "move", client.post, url + "play/", data, HTTP_HX_REQUEST="true")
         assert response.status_code == 200 and response["Content-Type"].startswith("text/html"), response.content[:200]
     return times
 
