@@ -147,3 +147,41 @@ def test_a_play_typed_and_sent_with_enter_leaves_the_focus_on_the_board(page, ma
     expect(page.locator("[data-status-line]")).to_contain_text("bob to move")
     expect(page.locator("[data-board]")).to_be_focused()
     assert Move.objects.filter(game=game).count() == 1
+
+
+def test_sound_is_off_until_switched_on_and_the_switch_is_remembered(page, make_user):
+    """The header's sound switch starts off; switched on, it survives a reload and sounds play."""
+    page.goto("/")
+    switch = page.locator("[data-sound-toggle]")
+    expect(switch).to_have_text("Sound off")
+    expect(switch).to_have_attribute("aria-pressed", "false")
+    assert page.evaluate("Wordfall.sound('found')") is False
+    switch.click()
+    expect(switch).to_have_attribute("aria-pressed", "true")
+    page.reload()
+    expect(page.locator("[data-sound-toggle]")).to_have_text("Sound on")
+    for kind in ("found", "taken", "invalid", "turn", "end"):
+        assert page.evaluate(f"Wordfall.sound('{kind}')") is True
+    assert page.evaluate("Wordfall.lastSound") == "end"
+    page.locator("[data-sound-toggle]").click()
+    assert page.evaluate("Wordfall.sound('found')") is False
+
+
+def test_the_dark_theme_follows_the_system_and_passes_axe(browser, live_site, transactional_db, make_user):
+    """With a dark system setting the page is dark, and the home and sign-up pages keep their contrast."""
+    from tests.e2e.test_lexicon import axe_violations
+
+    context = browser.new_context(base_url=live_site.url, color_scheme="dark", reduced_motion="reduce")
+    page = context.new_page()
+    try:
+        page.goto("/")
+        assert background(page.locator("body")) == "rgb(18, 20, 24)"
+        assert axe_violations(page) == []
+        page.goto("/signup/")
+        assert axe_violations(page) == []
+        # Reduced motion: the pop animation is not applied.
+        assert page.locator("body").evaluate(
+            "() => { const d = document.createElement('div'); d.className = 'word-display ok';"
+            " document.body.appendChild(d); return getComputedStyle(d).animationName; }") == "none"
+    finally:
+        context.close()

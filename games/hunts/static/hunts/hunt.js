@@ -82,6 +82,7 @@
       case "round.mine": return addFound(msg, false);
       case "round.count": return setSeat(msg.user_id, { count: msg.count });
       case "round.ended":
+        if (window.Wordfall.sound) window.Wordfall.sound("end");
         // The table's new state follows on the socket; the results come drawn with the end.
         setDisplay("Time's up", "");
         delete display.dataset.outcome;
@@ -326,6 +327,8 @@
     else if (word) setDisplay(word, "bad", msg.reason);
     else setDisplay("\u00a0", "bad", msg.reason);
     display.dataset.outcome = msg.outcome;
+    const sound = { accepted: "found", taken: "taken" }[msg.outcome] || "invalid";
+    if (window.Wordfall.sound) window.Wordfall.sound(sound);
     // The reply is this page's news of its own find (no broadcast of it follows here).
     if (msg.outcome === "accepted" && msg.user_id && round() && msg.round_id === round().id) {
       addFound(msg, state.table.game === "rampage", false);
