@@ -71,7 +71,26 @@ def _challengeable(by, username: str):
         raise Refused("You cannot challenge yourself.")
     if other.is_bot:
         raise Refused("Bots are played from the new-game page, not challenged.")
+    # One open challenge per pair: the challenger's row lock makes two at once wait their turn,
+    # so a friend cannot be flooded with invitations.
+    get_user_model().objects.select_for_update().filter(pk=by.pk).first()
+    if _open_challenge(by, other):
+        raise Refused(f"You have challenged {other.shown_name} already; wait for their answer.", 409)
     return other
+
+
+def _open_challenge(by, other) -> bool:
+    now = timezone.now()
+    if HuntInvitation.objects.filter(
+        sender=by, invitee=other, status=InvitationStatus.PENDING, expires_at__gt=now
+    ).exists():
+        return True
+    for model, _notifications in _game_kinds().values():
+        if model.objects.filter(
+            status=Status.WAITING, created_by=by, seats__user=other, seats__accepted=False
+        ).exists():
+            return True
+    return False
 
 
 @transaction.atomic

@@ -140,7 +140,8 @@ def test_the_expiry_sweep_cancels_old_invitations_and_seeks_once_and_tells_the_p
 
     tow_game = tow.game_create(creator=cat, seconds_per_move=DAY, invitees=[bob])
     TowGame.objects.filter(pk=tow_game.pk).update(created_at=timezone.now() - timedelta(days=8))
-    invitation = services.challenge_hunt(by=ann, username="bob", table_settings={"game": "rampage"})
+    dan = make_user("dan")
+    invitation = services.challenge_hunt(by=dan, username="bob", table_settings={"game": "rampage"})
     HuntInvitation.objects.filter(pk=invitation.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
 
     assert tasks.sweep_invitations() == {"games": 4, "hunt_invitations": 1}
@@ -150,7 +151,7 @@ def test_the_expiry_sweep_cancels_old_invitations_and_seeks_once_and_tells_the_p
     assert TowGame.objects.get().status == "cancelled"
     assert bob.notifications.filter(kind="game.expired").count() == 3  # invited to two, seeking in one
     assert ann.notifications.filter(kind="game.expired").count() == 2
-    assert ann.notifications.filter(kind="hunt.expired").count() == 1
+    assert dan.notifications.filter(kind="hunt.expired").count() == 1
     invitation.refresh_from_db()
     assert invitation.status == "expired"
     with pytest.raises(Refused):
@@ -209,3 +210,36 @@ def test_overlapping_expiry_sweeps_expire_each_invitation_once(make_user):
     with ThreadPoolExecutor(max_workers=2) as pool:
         assert sum(pool.map(sweep, range(2))) == 1
     assert bob.notifications.filter(kind="game.expired").count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_open_challenge_per_pair_even_when_sent_twice_at_once(make_user):
+    """Two challenges sent at the same moment make one invitation; the other is refused with a
+    reason; once answered, a new challenge may follow."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connection
+
+    ann, bob = make_user("ann"), make_user("bob")
+
+    def send(_):
+        try:
+            services.challenge_crossword(by=ann, username="bob", variant="wordgrid", seconds_per_move=DAY)
+            return "sent"
+        except Refused as refused:
+            return refused.reason
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        outcomes = sorted(pool.map(send, range(2)))
+    assert outcomes == ["You have challenged bob already; wait for their answer.", "sent"]
+    with pytest.raises(Refused, match="already"):
+        services.challenge_hunt(by=ann, username="bob", table_settings={"game": "rampage"})
+    crosswords.game_decline(game_id=Game.objects.get().pk, player=bob)
+    invitation = services.challenge_hunt(by=ann, username="bob", table_settings={"game": "rampage"})
+    with pytest.raises(Refused, match="already"):
+        services.challenge_crossword(by=ann, username="bob", variant="wordgrid", seconds_per_move=DAY)
+    services.hunt_invitation_decline(invitation_id=invitation.pk, user=bob)
+    services.challenge_crossword(by=ann, username="bob", variant="wordgrid", seconds_per_move=DAY)
+    assert Game.objects.filter(status=Status.WAITING).count() == 1
