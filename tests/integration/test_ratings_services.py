@@ -315,6 +315,29 @@ def test_leaving_a_ranked_round_early_finishes_last(make_user):
     assert player_rating(bob, "rampage").rating == min(ratings_of(ann, bob, cy))
 
 
+def test_leaving_after_the_deadline_while_the_round_end_is_late_is_not_leaving_early(make_user):
+    """A round scored late (its end task lost, the sweep ends it): a player who stood up
+    after the deadline played the whole round and keeps the place their score earned."""
+    ann, bob = make_user("ann"), make_user("bob")
+    table = hunts.table_create(host=ann, game="rampage", seat_count=2, ranked=True)
+    hunts.table_join(table_id=table.pk, user=bob)
+    game_round = hunts.round_start(table_id=table.pk, by=ann)
+    from games.engine import hunt
+
+    board = hunt.Board([list(row) for row in RAMPAGE_BOARD.split("/")])
+    HuntRound.objects.filter(pk=game_round.pk).update(board=board.to_text())
+    during = game_round.starts_at + timedelta(seconds=1)
+    for word in ("cats", "cat"):
+        hunts.round_submit(round_id=game_round.pk, user=bob, word=word, now=during)
+    hunts.round_submit(round_id=game_round.pk, user=ann, word="ore", now=during)
+    hunts.table_leave(table_id=table.pk, user=bob)
+    HuntSeat.objects.filter(table=table, user=bob).update(left_at=game_round.deadline + timedelta(seconds=5))
+    hunts.round_end(round_id=game_round.pk, now=game_round.deadline + timedelta(seconds=30))
+    result = RatedResult.objects.get(kind="hunt", object_id=game_round.pk)
+    places = {p.user_id: (p.place, p.left) for p in result.players.all()}
+    assert places == {bob.pk: (1, False), ann.pk: (2, False)}
+
+
 def test_the_sweep_leaves_a_fresh_result_to_its_task_and_applies_an_overdue_one(make_user):
     """A result younger than the grace is its task's; an older one is the sweep's."""
     ann, bob = make_user("ann"), make_user("bob")

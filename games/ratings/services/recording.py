@@ -109,9 +109,11 @@ def hunt_round_finished(game_round, players, *, now: datetime | None = None) -> 
         return None
     now = now or timezone.now()
     user_ids = [player.user_id for player in players]
+    # Early is before the deadline: a round scored late (its end task lost) must not rate
+    # last someone who stood up after playing it to the end.
     left = set(HuntSeat.objects.filter(
         table_id=game_round.table_id, user_id__in=user_ids,
-        left_at__gte=game_round.created_at, left_at__lte=now,
+        left_at__gte=game_round.created_at, left_at__lt=game_round.deadline,
     ).values_list("user_id", flat=True))
     finishes = [Finish(player.user_id, player.placing or len(players), player.score, player.user_id in left)
                 for player in players]
