@@ -42,6 +42,9 @@ class PresenceConsumer(JsonMessageConsumer):
     async def notification_new(self, event):
         await self.send_json(event)
 
+    async def notification_count(self, event):
+        await self.send_json({"type": "notification.count", "count": event["count"]})
+
     async def games_changed(self, event):
         await self.send_json({"type": "games.changed", "game": event.get("game")})
 

@@ -253,7 +253,29 @@ def password_reset_send(*, email: str) -> int:
 
 
 def notifications_mark_read(*, user: User) -> int:
-    return Notification.objects.filter(user=user, read_at__isnull=True).update(read_at=timezone.now())
+    """Mark all of ``user``'s notifications read ("Mark all read"); returns how many."""
+    with transaction.atomic():
+        count = Notification.objects.filter(user=user, read_at__isnull=True).update(read_at=timezone.now())
+        if count:
+            _send_unread_count(user)
+    return count
+
+
+def notification_open(*, user: User, notification_id: int) -> Notification | None:
+    """Mark one of ``user``'s notifications read as it is opened; None if it is not theirs."""
+    with transaction.atomic():
+        notification = Notification.objects.select_for_update().filter(user=user, pk=notification_id).first()
+        if notification is not None and notification.read_at is None:
+            notification.read_at = timezone.now()
+            notification.save(update_fields=["read_at"])
+            _send_unread_count(user)
+    return notification
+
+
+def _send_unread_count(user: User) -> None:
+    """Every open page of ``user`` sets its bell to the unread count, once this commits."""
+    count = Notification.objects.filter(user=user, read_at__isnull=True).count()
+    broadcast_on_commit(user_group(user.pk), {"type": "notification.count", "count": count})
 
 
 def online_players() -> list[dict]:

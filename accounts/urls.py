@@ -15,5 +15,6 @@ urlpatterns = [
     path("settings/email/<str:token>/", views.email_change_confirm, name="email_change_confirm"),
     path("notifications/", views.notifications, name="notifications"),
     path("notifications/read/", views.notifications_read, name="notifications_read"),
+    path("notifications/<int:pk>/", views.notification_open, name="notification_open"),
     path("healthz", views.healthz, name="healthz"),
 ]

@@ -7,8 +7,9 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.db import connection
-from django.http import JsonResponse
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
@@ -95,10 +96,19 @@ def email_change_confirm(request, token: str):
 
 @login_required
 def notifications(request):
+    """The latest notifications; each is marked read when it is opened, or all at once."""
     items = list(request.user.notifications.all()[:100])
-    response = render(request, "accounts/notifications.html", {"items": items})
-    services.notifications_mark_read(user=request.user)
-    return response
+    return render(request, "accounts/notifications.html", {"items": items})
+
+
+@login_required
+def notification_open(request, pk: int):
+    """Mark a notification read (the bell counts one fewer) and go where it points."""
+    notification = services.notification_open(user=request.user, notification_id=pk)
+    if notification is None:
+        raise Http404("No such notification.")
+    return redirect(notification.url if url_has_allowed_host_and_scheme(
+        notification.url, allowed_hosts={request.get_host()}) and notification.url else "notifications")
 
 
 @require_POST

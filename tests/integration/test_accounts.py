@@ -225,6 +225,10 @@ def test_notifications_are_listed_and_marked_read(client, make_user, django_capt
     client.force_login(user)
     assert client.get("/").context["unread_notifications"] == 1
     assert b"Your move against bob" in client.get(reverse("notifications")).content
+    # Listed is not read: opening it is (the bell counts one fewer), or "Mark all read".
+    assert client.get("/").context["unread_notifications"] == 1
+    opened = client.get(reverse("notification_open", args=[user.notifications.get().pk]))
+    assert opened.status_code == 302 and opened.url == "/"
     assert client.get("/").context["unread_notifications"] == 0
 
 
