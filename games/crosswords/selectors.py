@@ -78,6 +78,15 @@ def replay_state(game: Game) -> engine.Game:
 
 
 STATES = StateCache()
+#: Per game: the board and each move's (kind, text) for the history, kept as the states are.
+HISTORY = StateCache()
+
+
+def _described(done: tuple, move: Move) -> tuple:
+    board, lines = done
+    if move.kind == MoveKind.PLACE:
+        board = board.with_tiles(move.placement)
+    return board, lines + (describe_move(move, board),)
 
 
 def lexicon(game: Game):
@@ -358,15 +367,13 @@ def game_view(*, game: Game, viewer) -> GameView:
     view.unseen = sorted(counts.items(), key=lambda kv: (kv[0] == "?", kv[0]))
     view.unseen_total = len(unseen)
     names = {s.index: v.name for s, v in zip(seats, views)}
-    view.history = []
-    board = crossword.Board.empty()
-    for m in moves:
-        if m.kind == MoveKind.PLACE:
-            board = board.with_tiles(m.placement)
-        kind, text = describe_move(m, board)
-        view.history.append(HistoryLine(
-            m.number + 1, names[m.seat], kind, text, m.score, m.words,
-            all_tiles=m.kind == MoveKind.PLACE and len(m.placement) == state.variant.rack_size))
+    rack_size = state.variant.rack_size
+    _, described = HISTORY.state(_state_key(game), moves, new=lambda: (crossword.Board.empty(), ()),
+                                 step=_described)
+    view.history = [
+        HistoryLine(m.number + 1, names[m.seat], kind, text, m.score, m.words,
+                    all_tiles=m.kind == MoveKind.PLACE and len(m.placement) == rack_size)
+        for m, (kind, text) in zip(moves, described)]
     if game.status == Status.ACTIVE:
         view.my_turn = me is not None and game.to_move == me.index
         if view.my_turn and state.to_move == me.index:
