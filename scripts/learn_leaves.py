@@ -25,12 +25,13 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import random
 import sys
 import time
 from collections import defaultdict
 from pathlib import Path
 
-from games.engine import crossword_bot, leaves, selfplay
+from games.engine import crossword_bot, leaves, movegen, selfplay
 from games.engine.crossword import variant_named
 from games.engine.crossword_game import PASS, PLACE, SWAP, Move
 from lexicon.wordlists import compile_lexicon
@@ -38,6 +39,7 @@ from lexicon.wordlists import compile_lexicon
 ROOT = Path(__file__).resolve().parent.parent
 EXPLORE = 0.2          # chance of playing one of the next-best plays instead of the best
 EXPLORE_FROM = 4
+SIMULATIONS_PER_POSITION = 8  # --method simulate: random leaves tried per position
 
 
 def _policy(table):
@@ -90,14 +92,44 @@ def _worker(args):
     return games, dict(totals)
 
 
-def _gather(variant_name, weights, seed, jobs, minutes):
+def _simulate_worker(args):
+    """Leaves valued by simulation: in positions of greedy games, keep random leaves,
+    fill the rack from the unseen tiles at random, and note the best score it makes."""
+    variant_name, _, seed, worker, deadline = args
+    variant = variant_named(variant_name)
+    lexicon = compile_lexicon(variant.default_lexicon, cache_dir=ROOT / "var" / "lexicon")
+    rng = random.Random(f"{seed}/{worker}/simulate")
+    totals: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
+    games = 0
+
+    def on_turn(before, move, after):
+        if len(before.bag) < 2 * variant.rack_size:
+            return
+        rack, pool = before.racks[move.seat], list(before.unseen(move.seat))
+        for _ in range(SIMULATIONS_PER_POSITION):
+            kept = "".join(sorted(rng.sample(rack, rng.randrange(len(rack)))))
+            drawn = rng.sample(pool, variant.rack_size - len(kept))
+            play = movegen.best(before.board, kept + "".join(drawn), variant, lexicon)
+            entry = totals[kept]
+            entry[0] += 1
+            entry[1] += play.score if play else 0
+
+    while time.monotonic() < deadline:
+        selfplay.play_game(variant, lexicon, ("greedy", "greedy"), f"{seed}/{worker}/{games}",
+                           on_turn=on_turn)
+        games += 1
+    return games, dict(totals)
+
+
+def _gather(variant_name, weights, seed, jobs, minutes, method="selfplay"):
     deadline = time.monotonic() + minutes * 60
     work = [(variant_name, weights, seed, worker, deadline) for worker in range(jobs)]
+    run = _simulate_worker if method == "simulate" else _worker
     if jobs == 1:
-        results = [_worker(work[0])]
+        results = [run(work[0])]
     else:
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            results = pool.map(_worker, work)
+            results = pool.map(run, work)
     games = sum(r[0] for r in results)
     totals: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
     for _, part in results:
@@ -154,6 +186,22 @@ def _solve(a, b):
     return x
 
 
+def _method_settings(method: str) -> dict:
+    """How the samples were made, in the words the JSON file keeps."""
+    if method == "simulate":
+        return {
+            "positions": "every turn of greedy-against-greedy games with at least two racks in the bag",
+            "simulations_per_position": SIMULATIONS_PER_POSITION,
+            "target": "best score (movegen) of the leave refilled at random from the seat's "
+                      "unseen tiles, on the position's board, minus the fitted mean",
+        }
+    return {
+        "explore": EXPLORE, "explore_from": EXPLORE_FROM,
+        "first_round_policy": "club (leaves.heuristic_value)",
+        "target": "points scored on the seat's next turn, minus the fitted mean",
+    }
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variant", choices=("wordgrid", "wordgame"), required=True)
@@ -162,6 +210,9 @@ def main(argv=None) -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", default="leaves-1")
     parser.add_argument("--ridge", type=float, default=30.0)
+    parser.add_argument("--method", choices=("selfplay", "simulate"), default="selfplay",
+                        help="selfplay: the next turn's points in bot games; simulate: "
+                             "random leaves filled from the unseen tiles in greedy games")
     parser.add_argument("--prior", type=Path,
                         help="a table (JSON) to shrink toward instead of 0, e.g. the other variant's")
     parser.add_argument("--out", type=Path)
@@ -173,7 +224,7 @@ def main(argv=None) -> None:
     for round_number in range(1, args.rounds + 1):
         started = time.monotonic()
         games, found = _gather(args.variant, weights, f"{args.seed}/{round_number}",
-                               args.jobs, args.minutes)
+                               args.jobs, args.minutes, args.method)
         # Every round's samples count: later rounds add leaves the better policy keeps.
         for leave, (n, total) in found.items():
             totals[leave][0] += n
@@ -188,9 +239,8 @@ def main(argv=None) -> None:
         "variant": args.variant, "seed": args.seed, "rounds": args.rounds,
         "minutes_per_round": args.minutes, "jobs": args.jobs, "ridge": args.ridge,
         "prior": str(args.prior) if args.prior else None,
-        "explore": EXPLORE, "explore_from": EXPLORE_FROM,
-        "first_round_policy": "club (leaves.heuristic_value)",
-        "target": "points scored on the seat's next turn, minus the fitted mean",
+        "method": args.method,
+        **_method_settings(args.method),
         "fit": "ridge regression on the samples of all rounds together",
         "command": "python -m scripts.learn_leaves " + " ".join(argv or sys.argv[1:]),
         "history": history,
