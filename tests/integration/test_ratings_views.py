@@ -152,6 +152,18 @@ def test_change_fragment_for_an_unrated_game_is_empty(client, make_user):
     assert response.status_code == 200 and response.content.strip() == b""
 
 
+def test_change_fragment_stops_polling_for_a_result_left_unrated(client, make_user):
+    """A result applied without a change for the player (the opponent's account was deleted
+    before the update) shows nothing, instead of polling every second for ever."""
+    ann, bob = make_user("ann"), make_user("bob")
+    services.result_record(pool="rampage", kind="hunt", object_id=998,
+                           finishes=[services.Finish(ann.pk, 1), services.Finish(bob.pk, 2)])
+    bob.delete()
+    services.ratings_apply(pool="rampage")
+    response = client.get(reverse("ratings:change", args=["hunt", 998, ann.pk]))
+    assert response.status_code == 200 and response.content.strip() == b""
+
+
 def test_profile_of_a_new_player_says_no_games(client, make_user):
     """A player with no finished game sees the section say so."""
     make_user("newbie")

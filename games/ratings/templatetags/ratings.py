@@ -39,8 +39,10 @@ def change_of(kind: str, object_id: int, user_id: int, known: dict | None = None
     if row is None:
         return {"state": "none"}
     before, after, applied = row
-    if not applied or after is None:
+    if not applied:
         return {"state": "pending", "kind": kind, "object_id": object_id, "user_id": user_id}
+    if after is None:  # applied without a change: the other players' accounts were deleted
+        return {"state": "none"}
     return {"state": "done", "change": after - before, "after": after}
 
 
