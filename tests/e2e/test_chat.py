@@ -13,6 +13,15 @@ from tests.e2e.flows import log_in
 pytestmark = pytest.mark.e2e
 
 
+def chat_axe_violations(page) -> list[str]:
+    """axe-core's violations inside the chat panel (the rest of each game page is checked
+    with that game's pages)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page, context={"include": [["[data-chat]"]]})
+    return [f"{v['id']}: {v['help']}" for v in results.response["violations"]]
+
+
 def send(page, text: str) -> None:
     page.get_by_label("Message").fill(text)
     page.get_by_role("button", name="Send").click()
@@ -56,6 +65,7 @@ def test_crossword_players_chat_on_the_game_page(page, new_page, make_user):
     send(other, "your move")
     line = page.locator("[data-chat-log] li").filter(has_text="your move")
     expect(line).to_be_visible()
+    assert chat_axe_violations(page) == []
     line.get_by_role("button", name="Mute").click()
     expect(page.locator("[data-chat-log] li")).to_have_count(0)
     expect(page.locator("[data-chat-note]")).to_contain_text("You will not see bob")

@@ -166,8 +166,13 @@ def test_mute_lasts_across_rooms_until_unmuted(make_user, client):
     assert "bob" in client.get("/chat/muted/").content.decode()
     assert client.post("/chat/mute/ann/", HTTP_ACCEPT="application/json").status_code == 400
     assert client.post("/chat/mute/nobody/", HTTP_ACCEPT="application/json").status_code == 404
-    client.post("/chat/unmute/bob/")
+    assert "Unmute in chat" in client.get("/u/bob/").content.decode()
+    response = client.post("/chat/unmute/bob/", {"next": "/u/bob/"})
+    assert response["Location"] == "/u/bob/"
     assert not Mute.objects.exists()
+    assert "Mute in chat" in client.get("/u/bob/").content.decode()
+    assert client.post("/chat/mute/bob/", {"next": "https://evil.example/"})["Location"] == "/chat/muted/"
+    client.post("/chat/unmute/bob/")
     assert len(selectors.opening(room, ann)["messages"]) == 1
 
 
