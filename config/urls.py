@@ -3,8 +3,13 @@ from django.urls import include, path
 
 from accounts import views as account_views
 
+from . import pwa
+
 urlpatterns = [
     path("", account_views.home, name="home"),
+    path("manifest.webmanifest", pwa.manifest, name="manifest"),
+    path("sw.js", pwa.service_worker, name="service_worker"),
+    path("offline/", pwa.offline, name="offline"),
     path("admin/", admin.site.urls),
     path("hunts/", include("games.hunts.urls")),
     path("words/", include("lexicon.urls")),

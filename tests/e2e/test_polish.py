@@ -185,3 +185,19 @@ def test_the_dark_theme_follows_the_system_and_passes_axe(browser, live_site, tr
             " document.body.appendChild(d); return getComputedStyle(d).animationName; }") == "none"
     finally:
         context.close()
+
+
+def test_the_service_worker_shows_the_offline_page_when_the_network_is_down(browser, live_site, transactional_db):
+    """Once the worker is running, a page asked for offline is the site's offline page, styled from the cache."""
+    context = browser.new_context(base_url=live_site.url)
+    page = context.new_page()
+    try:
+        page.goto("/")
+        assert page.evaluate("navigator.serviceWorker.ready.then((r) => r.active.state)") in ("activated", "activating")
+        page.reload()  # now controlled by the worker
+        context.set_offline(True)
+        page.goto("/hunts/")
+        expect(page.get_by_role("heading", name="You are offline.")).to_be_visible()
+        assert background(page.locator("body")) == "rgb(246, 243, 236)"  # site.css from the cache
+    finally:
+        context.close()
