@@ -49,21 +49,21 @@ class ReportAdmin(admin.ModelAdmin):
     def room(self, report):
         return report.message.room
 
-    @admin.action(description="Hide the reported messages")
+    @admin.action(description="Hide the reported messages", permissions=["change"])
     def hide_messages(self, request, queryset):
         ids = set(queryset.values_list("message_id", flat=True))
         for message_id in ids:
             services.message_hide(message_id=message_id, by=request.user)
         self.message_user(request, f"Hid {len(ids)} message(s).", messages.SUCCESS)
 
-    @admin.action(description="Hide the messages and suspend their authors' chat for 7 days")
+    @admin.action(description="Hide the messages and suspend their authors' chat for 7 days", permissions=["change"])
     def hide_and_suspend(self, request, queryset):
         ids = set(queryset.values_list("message_id", flat=True))
         for message_id in ids:
             services.message_hide_and_suspend(message_id=message_id, by=request.user)
         self.message_user(request, f"Hid {len(ids)} message(s) and suspended their authors.", messages.SUCCESS)
 
-    @admin.action(description="Dismiss (keep the messages)")
+    @admin.action(description="Dismiss (keep the messages)", permissions=["change"])
     def dismiss(self, request, queryset):
         count = sum(
             services.report_dismiss(report_id=pk, by=request.user) for pk in queryset.values_list("pk", flat=True)
@@ -86,7 +86,7 @@ class MessageAdmin(admin.ModelAdmin):
     def has_add_permission(self, request):
         return False
 
-    @admin.action(description="Hide these messages")
+    @admin.action(description="Hide these messages", permissions=["change"])
     def hide(self, request, queryset):
         for message_id in queryset.values_list("pk", flat=True):
             services.message_hide(message_id=message_id, by=request.user)

@@ -29,6 +29,31 @@ RATE_SECONDS = 10
 DEFAULT_SUSPENSION = timedelta(days=7)
 
 
+MODERATORS_GROUP = "Chat moderators"
+#: What a chat moderator may do in the admin: read the queue and messages, hide them,
+#: resolve reports, and add or shorten suspensions.
+MODERATOR_PERMISSIONS = (
+    "view_report",
+    "change_report",
+    "view_message",
+    "change_message",
+    "view_suspension",
+    "add_suspension",
+    "change_suspension",
+)
+
+
+def ensure_moderators_group():
+    """Create the group whose (staff) members moderate chat; idempotent."""
+    from django.contrib.auth.models import Group, Permission
+
+    group, _ = Group.objects.get_or_create(name=MODERATORS_GROUP)
+    group.permissions.add(
+        *Permission.objects.filter(content_type__app_label="chat", codename__in=MODERATOR_PERMISSIONS)
+    )
+    return group
+
+
 def clean_text(text) -> str:
     """One line of printable text: control and format characters dropped, spaces collapsed."""
     if not isinstance(text, str):

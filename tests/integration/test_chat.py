@@ -360,3 +360,24 @@ def test_the_rate_limit_holds_when_one_player_posts_from_many_tabs_at_once(make_
         outcomes = list(pool.map(post, range(10)))
     assert outcomes.count("ok") == services.RATE_MESSAGES
     assert Message.objects.filter(author=ann).count() == services.RATE_MESSAGES
+
+
+@pytest.mark.django_db
+def test_a_staff_member_in_the_chat_moderators_group_works_the_queue(make_user, client):
+    """The group exists after migrate; a staff member in it (not a superuser) sees the queue and hides;
+    staff outside it cannot open the queue."""
+    from django.contrib.auth.models import Group
+
+    game, ann, bob = duel(make_user)
+    message = services.message_post(room=rooms.crossword_room(game.pk), user=bob, text="rude")
+    report = services.report(user=ann, message_id=message.pk)
+    outsider = make_user("outsider", is_staff=True)
+    client.force_login(outsider)
+    assert client.get("/admin/chat/report/").status_code == 403
+    moderator = make_user("mod", is_staff=True)
+    moderator.groups.add(Group.objects.get(name=services.MODERATORS_GROUP))
+    client.force_login(moderator)
+    assert "rude" in client.get("/admin/chat/report/").content.decode()
+    client.post("/admin/chat/report/", {"action": "hide_messages", "_selected_action": [report.pk]})
+    message.refresh_from_db()
+    assert message.hidden_by == moderator
