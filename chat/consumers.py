@@ -41,6 +41,13 @@ class ChatMixin:
             await self.channel_layer.group_add(room.group, self.channel_name)
         await self.send_json(opening)
 
+    async def chat_resend(self) -> None:
+        """Send the history again (messages may have been lost while the channel layer was away)."""
+        if self.chat_room is not None:
+            opening = await _db(selectors.opening)(self.chat_room, self.user)
+            if opening is not None:
+                await self.send_json(opening)
+
     async def chat_close(self) -> None:
         if self.chat_room is not None and self.chat_room.players_only:
             await self.channel_layer.group_discard(self.chat_room.group, self.channel_name)

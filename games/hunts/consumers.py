@@ -112,6 +112,7 @@ class TableConsumer(ChatMixin, JsonMessageConsumer):
     async def layer_reconnected(self, event):
         # Finds and counts may have been lost while Redis was away: send the whole table.
         await self._send_state()
+        await self.chat_resend()
 
     # -- from the services ---------------------------------------------------------
 

@@ -381,3 +381,24 @@ def test_a_staff_member_in_the_chat_moderators_group_works_the_queue(make_user, 
     client.post("/admin/chat/report/", {"action": "hide_messages", "_selected_action": [report.pk]})
     message.refresh_from_db()
     assert message.hidden_by == moderator
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_hunt_table_resends_chat_history_when_the_channel_layer_comes_back(ws_connect, make_user):
+    """After a Redis outage (layer.reconnected) the table socket sends the chat history again,
+    so messages broadcast while it was away still show."""
+    from channels.layers import get_channel_layer
+
+    from games.hunts.broadcasts import table_group
+
+    table, ann, bob = await sync_to_async(hunt_table)(make_user)
+    ws = await ws_connect(f"/ws/hunts/{table.pk}/", ann)
+    await ws.send_json_to({"type": "chat.join"})
+    await receive_until(ws, "chat.history")
+    await sync_to_async(Message.objects.create)(
+        room=f"hunt.{table.pk}", author=bob, text="sent while away", created_at=timezone.now()
+    )
+    await get_channel_layer().group_send(table_group(table.pk), {"type": "layer.reconnected"})
+    history = await receive_until(ws, "chat.history")
+    assert [m["text"] for m in history["messages"]] == ["sent while away"]
