@@ -63,7 +63,11 @@
     ws.onopen = () => { retry = 1000; timer = setInterval(() => ws.send(JSON.stringify({ type: "ping" })), 30000); };
     ws.onmessage = (e) => {
       const msg = JSON.parse(e.data);
-      if (msg.type === "presence.update") renderPresence(msg);
+      if (msg.type === "presence.update") {
+        renderPresence(msg);
+        // Someone came or went: lists of who is online (the friends page) reload (htmx).
+        document.dispatchEvent(new CustomEvent("wordfall:presence", { detail: msg }));
+      }
       else if (msg.type === "notification.count") {
         // Sent on every (re)connect: notifications missed while away are counted too.
         const badge = document.querySelector("[data-notification-count]");

@@ -1,5 +1,5 @@
-"""Friends in the browser: follow from a profile, challenge from the friends page, and the
-friend's My games page showing the invitation without a reload."""
+"""Friends in the browser: follow from a profile, a friend coming online, a challenge from
+the friends page, and the friend's My games page showing the invitation without a reload."""
 
 from __future__ import annotations
 
@@ -14,21 +14,24 @@ pytestmark = pytest.mark.e2e
 
 
 def test_follow_challenge_and_the_invitation_appears_live(page, new_page, make_user):
-    """Ann follows Bob, challenges him to Wordgame from her friends list; Bob's open My games
-    page lists the invitation by itself; he accepts. The pages pass axe."""
+    """Ann follows Bob; her friends page shows him come online by itself; she challenges him
+    to Wordgame from it; Bob's open My games page lists the invitation by itself; he accepts.
+    The friends and challenge pages pass axe."""
     make_user("ann"), make_user("bob")
-    bob = new_page()
-    log_in(bob, "bob")
-    bob.goto("/games/")
-    expect(bob.locator("#my-games-lists")).to_be_visible()
-
     log_in(page, "ann")
     page.goto("/u/bob/")
     page.get_by_role("button", name="Follow").click()
     expect(page.get_by_role("button", name="Unfollow")).to_be_visible()
     page.get_by_role("link", name="Friends", exact=True).click()
-    expect(page.locator("[data-friend=bob]")).to_contain_text("online")  # his My games tab is open
+    expect(page.locator("[data-friend=bob] [data-online]")).to_have_text("offline")
     violations = {"friends": axe_violations(page)}
+
+    bob = new_page()
+    log_in(bob, "bob")
+    bob.goto("/games/")
+    expect(bob.locator("#my-games-lists")).to_be_visible()
+    expect(page.locator("[data-friend=bob] [data-online]")).to_have_text("online")
+
     page.locator("[data-friend=bob]").get_by_role("link", name="Challenge").click()
     violations["challenge"] = axe_violations(page)
     page.get_by_role("radio", name="Wordgame (crossword)").check()
@@ -36,8 +39,7 @@ def test_follow_challenge_and_the_invitation_appears_live(page, new_page, make_u
     expect(page.get_by_text("Waiting for players")).to_be_visible()
     game = Game.objects.get()
 
-    invitation = bob.locator("#invitations")
-    expect(invitation).to_be_visible()
+    expect(bob.locator("#invitations")).to_be_visible()
     bob.locator("[data-action=accept]").click()
     expect(bob).to_have_url(f"{bob.url.split('/games/')[0]}/games/{game.pk}/")
     assert violations == {"friends": [], "challenge": []}
