@@ -3,13 +3,15 @@ from django.urls import include, path
 
 from accounts import views as account_views
 
-from . import pwa
+from . import howto, pwa
 
 urlpatterns = [
     path("", account_views.home, name="home"),
     path("manifest.webmanifest", pwa.manifest, name="manifest"),
     path("sw.js", pwa.service_worker, name="service_worker"),
     path("offline/", pwa.offline, name="offline"),
+    path("how-to-play/", howto.index, name="howto"),
+    path("how-to-play/<slug:game>/", howto.game, name="howto_game"),
     path("admin/", admin.site.urls),
     path("hunts/", include("games.hunts.urls")),
     path("words/", include("lexicon.urls")),

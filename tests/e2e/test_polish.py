@@ -201,3 +201,23 @@ def test_the_service_worker_shows_the_offline_page_when_the_network_is_down(brow
         assert background(page.locator("body")) == "rgb(246, 243, 236)"  # site.css from the cache
     finally:
         context.close()
+
+
+def test_how_to_play_pages_pass_axe_and_fit_a_phone(browser, live_site, transactional_db):
+    """Every How to play page has no axe-core violations and no sideways scrolling at 390 px."""
+    from tests.e2e.test_lexicon import axe_violations
+
+    context = browser.new_context(base_url=live_site.url, viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    try:
+        found = {}
+        for path in ("/how-to-play/", "/how-to-play/rampage/", "/how-to-play/classic/",
+                     "/how-to-play/wordgrid/", "/how-to-play/wordgame/", "/how-to-play/tow/", "/offline/"):
+            page.goto(path)
+            found[path] = axe_violations(page)
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390, path
+            if path.endswith("wordgrid/"):
+                page.screenshot(path="/tmp/polish/howto_wordgrid.png", full_page=True)
+        assert found == {path: [] for path in found}
+    finally:
+        context.close()
