@@ -196,8 +196,8 @@ CELERY_BEAT_SCHEDULE = {
     "ratings-sweep": {"task": "games.ratings.tasks.sweep", "schedule": 5.0, "options": {"expires": 5}},
     "crossword-deadlines": {"task": "games.crosswords.tasks.sweep_deadlines", "schedule": 10.0,
                             "options": {"expires": 10}},
-    "tow-deadlines": {"task": "games.tow.tasks.sweep_deadlines", "schedule": 30.0},
-    "tow-bots": {"task": "games.tow.tasks.sweep_bots", "schedule": 30.0},
+    "tow-deadlines": {"task": "games.tow.tasks.sweep_deadlines", "schedule": 10.0, "options": {"expires": 10}},
+    "tow-bots": {"task": "games.tow.tasks.sweep_bots", "schedule": 10.0, "options": {"expires": 10}},
     # Unanswered invitations and seeks expire (friends.services.invitations_sweep).
     "invitations-sweep": {"task": "friends.tasks.sweep_invitations", "schedule": 60.0, "options": {"expires": 60}},
 }

@@ -17,21 +17,24 @@ from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from games.engine import tow as engine
 
 from .. import selectors
-from ..models import Game, Status
+from ..models import Game, Move, MoveKind, Status
 from .errors import Refused
 from .moves import game_pass, game_play, game_swap, game_vote
 from .notifications import LIVE_DEADLINE_SECONDS
 
 log = logging.getLogger(__name__)
 
+#: Seconds a bot waits before acting: (low, high) for live and correspondence games.
 LIVE_DELAY = (1.0, 3.0)
 CORRESPONDENCE_DELAY = (5.0, 20.0)
-SWEEP_GRACE = timedelta(seconds=60)
+#: How long past its latest planned act the sweep lets a bot wait before moving it itself.
+SWEEP_GRACE = timedelta(seconds=5)
 
 
 def bot_user(number: int = 1):
@@ -110,13 +113,44 @@ def _act(game: Game, state: engine.Game, seat: int, user) -> None:
         game_pass(game_id=game.pk, player=user, move_count=game.move_count)
 
 
+def _longest_delay(seconds_per_move: int) -> timedelta:
+    return timedelta(seconds=(LIVE_DELAY if seconds_per_move <= LIVE_DEADLINE_SECONDS else CORRESPONDENCE_DELAY)[1])
+
+
+def _bot_yet_to_vote(game_id: int) -> bool:
+    """Whether a bot still in the game has not voted on the play waiting for votes."""
+    pending = (Move.objects.filter(game_id=game_id, kind=MoveKind.PLACE, accepted__isnull=True)
+               .order_by("-number").values_list("number", "seat").first())
+    if pending is None:
+        return False
+    number, player = pending
+    voted = set(Move.objects.filter(game_id=game_id, kind=MoveKind.VOTE, number__gt=number)
+                .values_list("seat", flat=True))
+    bots = Game.objects.get(pk=game_id).seats.filter(user__is_bot=True, left="").exclude(index=player)
+    return any(seat not in voted for seat in bots.values_list("index", flat=True))
+
+
 def bots_sweep(*, now=None) -> int:
-    """Move bots whose turn task was lost: games idle longer than the grace period."""
+    """Move every bot whose task seems lost; return how many acted.
+
+    Only games where a bot is due count: a bot to move, or a bot yet to vote on a play.
+    A bot is overdue when its turn began (the last move, or the start) longer ago than
+    its longest delay plus ``SWEEP_GRACE``. ``bot_turn`` is idempotent, so a task that
+    turns up after all does nothing.
+    """
     now = now or timezone.now()
+    to_move = Game.objects.filter(status=Status.ACTIVE, voting=False, seats__index=F("to_move"),
+                                  seats__user__is_bot=True, seats__left="")
+    voting = Game.objects.filter(status=Status.ACTIVE, voting=True, seats__user__is_bot=True).distinct()
     acted = 0
-    for game in Game.objects.filter(status=Status.ACTIVE, seats__user__is_bot=True).distinct():
-        last = game.moves.order_by("-number").values_list("created_at", flat=True).first()
-        if (last or game.started_at or now) > now - SWEEP_GRACE:
-            continue
-        acted += bot_turn(game_id=game.pk)
+    for games, due in ((to_move, None), (voting, _bot_yet_to_vote)):
+        for game_id, seconds, started_at in games.values_list("pk", "seconds_per_move", "started_at"):
+            last = (Move.objects.filter(game_id=game_id).order_by("-number")
+                    .values_list("created_at", flat=True).first())
+            since = last or started_at
+            if since is None or now - since < _longest_delay(seconds) + SWEEP_GRACE:
+                continue
+            if due is not None and not due(game_id):
+                continue
+            acted += bot_turn(game_id=game_id)
     return acted
