@@ -84,3 +84,29 @@ def test_tow_sweeps_run_every_ten_seconds_and_expire():
     for name in ("tow-bots", "tow-deadlines"):
         entry = settings.CELERY_BEAT_SCHEDULE[name]
         assert entry["schedule"] == 10.0 and entry["options"]["expires"] == 10
+
+
+def test_tow_rating_rule_is_the_ratings_apps(make_user):
+    """A ranked TOW game is rated by ratings' ``tow_game_finished``: a game resigned before any
+    move is not rated; one resigned after a play is, in the tow pool."""
+    from games.ratings.models import RatedResult
+    from tests.integration.test_tow_services import play_best, start
+
+    ann, bob, cy, dee = make_user("ann"), make_user("bob"), make_user("cy"), make_user("dee")
+    unplayed = start([ann, bob], ranked=True)
+    services.game_resign(game_id=unplayed.pk, player=bob)
+    assert not RatedResult.objects.filter(pool="tow", object_id=unplayed.pk).exists()
+    played = start([cy, dee], ranked=True)
+    play_best(played)
+    services.game_resign(game_id=played.pk, player=dee)
+    result = RatedResult.objects.get(pool="tow", object_id=played.pk)
+    assert result.kind == "tow"
+
+
+def test_tow_game_finished_refuses_bot_games_and_unranked_games(make_user, django_capture_on_commit_callbacks):
+    """The one rated-game rule: a bot seat or an unranked game is never rated."""
+    from games.ratings.services import tow_game_finished
+
+    game, _ = bot_game(make_user, django_capture_on_commit_callbacks, to_bot=True)
+    game.ranked = True
+    assert tow_game_finished(game, list(game.seats.select_related("user"))) is None

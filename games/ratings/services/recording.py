@@ -123,20 +123,34 @@ def hunt_round_finished(game_round, players, *, now: datetime | None = None) -> 
 
 
 def crossword_game_finished(game, seats) -> RatedResult | None:
-    """Record a just-finished crossword game if it is rated; ``seats`` are its Seats.
-
-    Rated when the game is ranked between two people and someone made a play, swap or
-    pass (a game forfeited or resigned before any move is abandoned, not rated).
-    Forfeiting or resigning is finishing last.
-    """
+    """Record a just-finished crossword game if it is rated; ``seats`` are its Seats."""
     from games.crosswords.models import MoveKind
 
+    return _seated_game_finished(game, seats, pool=crossword_pool(game.variant), kind=ResultKind.CROSSWORD,
+                                 moves=(MoveKind.PLACE, MoveKind.SWAP, MoveKind.PASS))
+
+
+def tow_game_finished(game, seats) -> RatedResult | None:
+    """Record a just-finished TOW game if it is rated; ``seats`` are its Seats."""
+    from games.tow.models import MoveKind
+
+    return _seated_game_finished(game, seats, pool="tow", kind=ResultKind.TOW,
+                                 moves=(MoveKind.PLACE, MoveKind.SWAP, MoveKind.PASS))
+
+
+def _seated_game_finished(game, seats, *, pool: str, kind: str, moves) -> RatedResult | None:
+    """The rule of games played in turns at seats (crossword, TOW).
+
+    Rated when the game is ranked between two people and someone made one of ``moves``
+    (a play, swap or pass: a game forfeited or resigned before any move is abandoned,
+    not rated). Forfeiting or resigning is finishing last.
+    """
     if not getattr(game, "ranked", False) or len(seats) != 2:
         return None
     if any(seat.user is None or seat.user.is_bot for seat in seats):
         return None
-    if not game.moves.filter(kind__in=(MoveKind.PLACE, MoveKind.SWAP, MoveKind.PASS)).exists():
+    if not game.moves.filter(kind__in=moves).exists():
         return None
     finishes = [Finish(seat.user_id, seat.place or len(seats), seat.score, bool(seat.left)) for seat in seats]
-    return result_record(pool=crossword_pool(game.variant), kind=ResultKind.CROSSWORD, object_id=game.pk,
-                         finishes=finishes, url=game.get_absolute_url(), finished_at=game.finished_at)
+    return result_record(pool=pool, kind=kind, object_id=game.pk, finishes=finishes,
+                         url=game.get_absolute_url(), finished_at=game.finished_at)

@@ -168,29 +168,12 @@ def _finish(game: Game, after: engine.Game, seats: dict) -> None:
     for index, seat in seats.items():
         seat.place = places[index]
         seat.save(update_fields=["score", "left", "place"])
-    _record_rating(game, list(seats.values()))
+    from games.ratings.services import tow_game_finished
+
+    tow_game_finished(game, list(seats.values()))
     result = selectors.result_text(game, after, seats)
     for seat in seats.values():
         notifications.game_over(game, user=seat.user, result=result)
-
-
-def _record_rating(game: Game, seats: list) -> None:
-    """A ranked game between two people that saw a move goes to the ``tow`` pool."""
-    if not game.ranked or len(seats) != 2 or any(s.user.is_bot for s in seats):
-        return
-    if not game.moves.filter(kind__in=(MoveKind.PLACE, MoveKind.SWAP, MoveKind.PASS)).exists():
-        return
-    from games.ratings.services import Finish, result_record
-
-    finishes = [Finish(s.user_id, s.place or len(seats), s.score, bool(s.left)) for s in seats]
-    result_record(
-        pool="tow",
-        kind="tow",
-        object_id=game.pk,
-        finishes=finishes,
-        url=game.get_absolute_url(),
-        finished_at=game.finished_at,
-    )
 
 
 def _parse_move(build):
