@@ -64,8 +64,15 @@ def take_seat(game, player, *, taker_problem: Callable[[object], str | None] | N
 
 
 def check_invited(game, player) -> None:
-    if not game.seats.filter(user=player).exists():
+    """Refuse a decline from anyone but an invitee who has not accepted: declining cancels
+    the game for everyone, which is not for a player who already joined it."""
+    seat = game.seats.filter(user=player).first()
+    if seat is None:
         raise Refused("You are not invited to this game.", status=403)
+    if game.created_by_id == player.pk:
+        raise Refused("You created this game: withdraw it instead of declining.", status=409)
+    if seat.accepted:
+        raise Refused("You have already joined this game, so it can no longer be declined.", status=409)
 
 
 def check_creator(game, player) -> None:
