@@ -198,6 +198,8 @@ CELERY_BEAT_SCHEDULE = {
                             "options": {"expires": 10}},
     "tow-deadlines": {"task": "games.tow.tasks.sweep_deadlines", "schedule": 10.0, "options": {"expires": 10}},
     "tow-bots": {"task": "games.tow.tasks.sweep_bots", "schedule": 10.0, "options": {"expires": 10}},
+    "crossword-bots": {"task": "games.crosswords.tasks.sweep_bots", "schedule": 10.0,
+                       "options": {"expires": 10}},
     # Unanswered invitations and seeks expire (friends.services.invitations_sweep).
     "invitations-sweep": {"task": "friends.tasks.sweep_invitations", "schedule": 60.0, "options": {"expires": 60}},
 }
