@@ -26,7 +26,7 @@ def test_the_examples_are_scored_by_the_engine(client):
                               variant, get_lexicon(variant.default_lexicon))
     assert f"{play.score} points" in html and f"adds {variant.all_tiles_bonus} points" in html
     assert html.count('class="howto-t"') == 4  # W O R D on the board
-    from config.howto import _GRID, _BONUSES
+    from config.howto import _BONUSES, _GRID
 
     board = hunt.Board(_GRID, bonuses=_BONUSES)
     rampage = client.get("/how-to-play/rampage/").content.decode()

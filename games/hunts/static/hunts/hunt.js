@@ -104,7 +104,7 @@
     drawSeats();
     drawActions();
     const r = round();
-    if (!r) { boardEl.replaceChildren(); foundEl.replaceChildren(); return; }
+    if (!r) { boardEl.replaceChildren(); foundEl.replaceChildren(); showHint(); return; }
     if (r.id !== previousRound || !boardEl.children.length) {
       drawBoard(r);
       queued = [];
@@ -119,6 +119,7 @@
     r.found.forEach((f) => addFound(f, state.table.game === "rampage", true));
     $("[data-found-heading]").textContent = state.table.game === "rampage" ? "Found words" : "Your words";
     typeForm.hidden = !state.me.seated || r.status !== "playing";
+    showHint();
     if (r.status === "finished") loadResults(r.id, r.results_url);
     else if (resultsFor !== null && resultsFor !== r.id) { resultsEl.replaceChildren(); resultsFor = null; }
     tick();
@@ -320,7 +321,20 @@
     }
   }
 
+  // A first-time hint under the board until the player's first accepted word.
+  const HINT = "wordfall.huntHint";
+  function hintDone() { try { return localStorage.getItem(HINT) === "done"; } catch (e) { return true; } }
+  function showHint() {
+    const hint = $("[data-hunt-hint]");
+    if (hint) hint.hidden = hintDone() || !state.me.seated || !!foundEl.querySelector("li.mine");
+  }
+
   function showResult(msg) {
+    if (msg.outcome === "accepted") {
+      try { localStorage.setItem(HINT, "done"); } catch (e) { /* private mode: the hint stays */ }
+      const hint = $("[data-hunt-hint]");
+      if (hint) hint.hidden = true;
+    }
     const word = (msg.word || "").toUpperCase();
     if (msg.outcome === "accepted") setDisplay(`${word} +${msg.points}`, "ok");
     else if (msg.outcome === "taken") setDisplay(word, "taken", msg.reason);
