@@ -31,6 +31,9 @@ class PasswordResetRequestForm(forms.Form):
 
 class SettingsForm(forms.ModelForm):
     chat = forms.BooleanField(required=False, label="Chat", help_text="Show chat at game tables and let me write in it.")
+    offensive_words = forms.BooleanField(
+        required=False, label="Show offensive words",
+        help_text="List offensive words among the words nobody found. Bots never play them either way.")
 
     class Meta:
         model = User
@@ -46,6 +49,9 @@ class SettingsForm(forms.ModelForm):
         from chat.services import chat_enabled
 
         self.fields["chat"].initial = chat_enabled(self.instance)
+        from lexicon.services import offensive_words_shown
+
+        self.fields["offensive_words"].initial = offensive_words_shown(self.instance)
 
     def clean_email(self):
         return self.cleaned_data["email"].strip().lower()

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 from chat import services as chat_services
 from config.errors import Refused
 from friends import selectors as friends_selectors
+from lexicon import services as lexicon_services
 
 from . import services
 from .forms import PasswordResetRequestForm, SettingsForm, SignUpForm
@@ -79,6 +80,7 @@ def account_settings(request):
         user.email = current_email  # a new address waits for its link
         user.save()
         chat_services.chat_enable(user=user, enabled=form.cleaned_data["chat"])
+        lexicon_services.offensive_words_show(user=user, show=form.cleaned_data["offensive_words"])
         messages.success(request, "Settings saved.")
         if new_email != current_email:
             services.email_change_request(user=user, email=new_email)

@@ -107,3 +107,10 @@ class DictionaryRequest(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} {self.word!r} in {self.lexicon.code}"
+
+
+class OffensiveWordsShown(models.Model):
+    """A player who chose to see offensive words in results and suggestions (hidden by default)."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    chosen_at = models.DateTimeField(auto_now_add=True)

@@ -433,3 +433,20 @@ def _notify_decision(request: DictionaryRequest, version: int | None) -> None:
         ) if part)
         notify(user=player, kind="dictionary", text=text, url=url,
                email_subject=subject, email_body=body + "\n")
+
+
+def offensive_words_shown(user) -> bool:
+    """Whether ``user`` chose to see offensive words in "words nobody found" (off by default)."""
+    from .models import OffensiveWordsShown
+
+    return bool(user and user.is_authenticated) and OffensiveWordsShown.objects.filter(user=user).exists()
+
+
+def offensive_words_show(*, user, show: bool) -> None:
+    """Record ``user``'s choice; saying the same twice changes nothing."""
+    from .models import OffensiveWordsShown
+
+    if show:
+        OffensiveWordsShown.objects.get_or_create(user=user)
+    else:
+        OffensiveWordsShown.objects.filter(user=user).delete()

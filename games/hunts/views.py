@@ -12,6 +12,7 @@ from games.hunts import selectors, services
 from games.hunts.forms import BotForm, LeaveForm, TableForm
 from games.hunts.models import HuntTable
 from games.hunts.services.daily import daily_round_visible, daily_table_visible
+from lexicon.services import offensive_words_shown
 
 
 def lobby(request):
@@ -83,7 +84,7 @@ def round_start(request, table_id: int):
 
 
 def round_detail(request, round_id: int):
-    results = selectors.round_results(round_id)
+    results = selectors.round_results(round_id, show_offensive=offensive_words_shown(request.user))
     if results is None or not daily_round_visible(results["round"], request.user):
         raise Http404("No such round.")
     template = "hunts/_results.html" if request.htmx or request.GET.get("partial") else "hunts/round.html"

@@ -114,3 +114,18 @@ def test_a_crossword_bot_turn_thinks_in_the_clean_lexicon(make_user, monkeypatch
     assert move is not None and Move.objects.filter(game=game).exists()
     assert seen and not any(w in seen[0] for w in offensive.words())
     assert Game.objects.get(pk=game.pk).move_count == game.move_count + 1
+
+
+def test_a_player_who_opts_in_sees_them_on_the_results_page(make_user, client):
+    """The setting "Show offensive words" lists them among the words nobody found; turning it off hides them again."""
+    game_round, ann, _ = _finished_round(make_user, {"ann": ["cat"]})
+    client.force_login(ann)
+    settings_page = client.get("/settings/").content.decode()
+    assert "Show offensive words" in settings_page
+    form = {"display_name": "", "email": ann.email, "preferred_lexicon": "en", "email_notifications": "",
+            "chat": "on", "offensive_words": "on"}
+    assert client.post("/settings/", form).status_code == 302
+    assert "<span>shit</span>" in client.get(game_round.get_absolute_url()).content.decode()
+    del form["offensive_words"]
+    assert client.post("/settings/", form).status_code == 302
+    assert "<span>shit</span>" not in client.get(game_round.get_absolute_url()).content.decode()
