@@ -130,6 +130,8 @@ def table_join(*, table_id: int, user: User) -> HuntSeat:
     existing = _active_seats(table).filter(user=user).first()
     if existing:
         return existing
+    if table.daily_id is not None:
+        raise Refused("A daily challenge is played alone: its table takes no other players.", 403)
     if table.status == TableStatus.PLAYING:
         raise Refused("Wait for the round to end to sit down.")
     if table.ranked:
