@@ -6,6 +6,7 @@ Thin: they authenticate, parse, call a service or selector, and send.
 from __future__ import annotations
 
 from channels.db import database_sync_to_async
+from channels.consumer import get_handler_name
 
 from chat.consumers import ChatMixin
 from chat.rooms import hunt_room
@@ -50,6 +51,19 @@ class TableConsumer(ChatMixin, JsonMessageConsumer):
     # Drags can come quickly; the per-player limit in round_submit is the real guard.
     rate_burst = 12
     rate_per_second = 5.0
+
+    async def dispatch(self, message):
+        """Run the handler of ``message`` without channels' per-message connection check.
+
+        channels closes stale database connections before every message by a hop into
+        the one shared sync thread, so under load every find delivered to every socket
+        queued behind the others there. This consumer reaches the database only through
+        ``database_sync_to_async``, which closes them itself around each call.
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
