@@ -317,6 +317,21 @@ def classic_points(word: str) -> int:
     return CLASSIC_POINTS.get(length, 0)
 
 
+def word_points(rules: HuntRules, board: Board, word: str, path: Iterable[Square] | None = None) -> int:
+    """Points of a found word: Rampage scores its path's tiles, Classic its length.
+
+    In Rampage a word without a ``path`` is scored on its best path (``find_path``);
+    Classic needs no path.
+    """
+    if rules.game == "rampage":
+        if path is None:
+            path = find_path(board, word)
+            if path is None:
+                raise ValueError(f"{word!r} is not on the board")
+        return score_rampage(board, path)
+    return classic_points(word)
+
+
 def computer_points(word: str, size: int) -> int:
     """Points for the comparison against the computer (RULES §2).
 

@@ -59,9 +59,7 @@ def first_turn_delay(strength: str) -> float:
 
 
 def _points(game_round: HuntRound, board: hunt.Board, word: str, path: hunt.Path) -> int:
-    if game_round.game == Game.RAMPAGE:
-        return hunt.score_rampage(board, path)
-    return hunt.classic_points(word)
+    return hunt.word_points(hunt.rules_for(game_round.game, game_round.size), board, word, path)
 
 
 @lru_cache(maxsize=256)
@@ -69,6 +67,7 @@ def _plan(round_id: int, board_text: str, game: str, code: str, version: int, mi
           seed: str, strength: str, user_id: int) -> tuple[str, ...]:
     profile = PROFILES[strength]
     board = board_of(board_text)
+    rules = hunt.rules_for(game, board.size)
     on_board = hunt.solve(board, get_lexicon(code, version), min_length)
     rng = random.Random(f"{seed}:{user_id}")
     scored = []
@@ -78,7 +77,7 @@ def _plan(round_id: int, board_text: str, game: str, code: str, version: int, mi
         frequency = zipf(word)
         if frequency < profile.min_zipf or len(word) > profile.max_letters:
             continue
-        points = hunt.score_rampage(board, path) if game == Game.RAMPAGE else hunt.classic_points(word)
+        points = hunt.word_points(rules, board, word, path)
         # Blend commonness (0–8 Zipf) and points, plus noise so bots differ.
         key = (1 - profile.weight_points) * frequency + profile.weight_points * points + rng.uniform(0, 1.5)
         scored.append((-key, word))

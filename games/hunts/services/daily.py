@@ -220,10 +220,7 @@ def daily_words(challenge: DailyChallenge) -> dict:
         finders[row.word].append(row.user.shown_name)
     words = []
     for word in on_board:
-        if challenge.game == "rampage":
-            points = hunt.score_rampage(board, hunt.find_path(board, word))
-        else:
-            points = hunt.classic_points(word)
+        points = hunt.word_points(rules, board, word)
         names = tuple(sorted(set(finders.get(word, ()))))
         words.append(DailyWord(word, points, len(names), names))
     words.sort(key=lambda w: (-w.points, -len(w.word), w.word))

@@ -231,12 +231,8 @@ def _submit(*, round_id: int, user, word: str | None, path: hunt.Path | None, no
         if path is None:
             return SubmitResult("invalid", word=word, reason=f"{word.upper()} is not on the board.")
     rampage = game_round.game == Game.RAMPAGE
-    if rampage:
-        points = hunt.score_rampage(board, path)
-        bonuses = hunt.bonuses_used(board, path)
-    else:
-        points = hunt.classic_points(word)
-        bonuses = ()
+    points = hunt.word_points(hunt.rules_for(game_round.game, game_round.size), board, word, path)
+    bonuses = hunt.bonuses_used(board, path)
     try:
         FoundWord.objects.create(
             round=game_round, user_id=user.pk, word=word, path=path_to_text(board, path),
@@ -313,13 +309,11 @@ def missed_words(game_round: HuntRound, found: set[str]) -> tuple[list[dict], in
     lex = get_lexicon(game_round.lexicon_code, game_round.lexicon_version)
     on_board = hunt.solve(board, lex, game_round.min_length)
     missed = []
+    rules = hunt.rules_for(game_round.game, game_round.size)
     for word in set(on_board) - found:
-        if game_round.game == Game.RAMPAGE:
-            path = hunt.find_path(board, word)
-            points = hunt.score_rampage(board, path)
-        else:
-            path = on_board[word]
-            points = hunt.classic_points(word)
+        # Shown on its best-scoring path where paths score differently.
+        path = hunt.find_path(board, word) if rules.has_bonuses else on_board[word]
+        points = hunt.word_points(rules, board, word, path)
         missed.append({"word": word, "points": points, "path": path_to_text(board, path)})
     missed.sort(key=lambda item: (-item["points"], -len(item["word"]), item["word"]))
     return missed[:MISSED_WORDS_KEPT], len(on_board)
