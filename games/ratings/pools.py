@@ -19,11 +19,12 @@ class Pool:
     code: str
     name: str
     family: str  # "hunt", "crossword" or "tow"
+    hunt_rules: hunt.HuntRules | None = None  # the rules of a hunt pool's rounds
 
 
 def _hunt_pool(rules: hunt.HuntRules, name: str) -> Pool:
     code = rules.game if rules.game == "rampage" else f"{rules.game}{rules.size}"
-    return Pool(code, name, "hunt")
+    return Pool(code, name, "hunt", rules)
 
 
 _POOLS = (

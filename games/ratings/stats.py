@@ -106,8 +106,8 @@ def pool_stats(user) -> list[PoolStats]:
         if not item.games:
             continue
         if POOL_INFO[item.pool].family == "hunt":
-            game, size = ("rampage", 4) if item.pool == "rampage" else ("classic", int(item.pool[-1]))
-            recent = (_hunt_rows(user).filter(round__game=game, round__size=size)
+            rules = POOL_INFO[item.pool].hunt_rules
+            recent = (_hunt_rows(user).filter(round__game=rules.game, round__size=rules.size)
                       .order_by("-round__ended_at").values_list("is_winner", "is_draw")[:STREAK_LOOKBACK])
             item.streak = _streak("won" if won else "drew" if drew else "lost" for won, drew in recent)
         elif POOL_INFO[item.pool].family == "crossword":

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import template
 
-from games.ratings import selectors, stats
+from games.ratings import scale, selectors, stats
 from games.ratings.models import RatedPlayer
 from games.ratings.pools import crossword_pool
 
@@ -62,7 +62,7 @@ def rating_change(context, kind: str, object_id: int, user) -> dict:
 @register.inclusion_tag("ratings/_rating.html")
 def pool_rating(user, pool: str) -> dict:
     """A player's rating in ``pool``, marked "?" while provisional."""
-    return {"rating": selectors.player_rating(user, pool), "pool": pool}
+    return {"rating": selectors.player_rating(user, pool), "pool": pool, "settled": scale.PROVISIONAL_GAMES}
 
 
 @register.inclusion_tag("ratings/_rating.html")
@@ -103,7 +103,7 @@ def profile_statistics(context, player) -> dict:
     return {
         "player": player, "viewer": context.get("user"),
         "pools": stats.pool_stats(player), "opponents": stats.opponents(player),
-        "best": stats.best_plays(player),
+        "best": stats.best_plays(player), "settled": scale.PROVISIONAL_GAMES,
     }
 
 
