@@ -938,6 +938,13 @@ def tile_value(tile: str) -> int:
     return 0 if tile in KIND_OF_TILE else LETTER_VALUES[tile]
 
 
+def _coordinate(value: object) -> int:
+    """A row or column as given, if it is a whole number (a bool is not one)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise IllegalPlay(f"a row or column must be a whole number, not {value!r}")
+    return value
+
+
 @dataclass(frozen=True)
 class Move:
     """One action of one seat. ``accept`` is a vote's answer."""
@@ -951,8 +958,14 @@ class Move:
 
     @classmethod
     def place(cls, seat: int, placement: Iterable[Sequence], path: Iterable[Sequence]) -> Move:
-        tiles = tuple((int(r), int(c), str(letter).lower(), str(kind)) for r, c, letter, kind in placement)
-        return cls(PLACE, seat, tiles, tuple((int(r), int(c)) for r, c in path))
+        """A play of ``placement`` (row, column, letter, kind) naming its main word by ``path``.
+
+        Rows and columns must be whole numbers: ``int()`` would quietly take 7.9 for 7
+        or True for 1, placing a tile where the player did not.
+        """
+        tiles = tuple((_coordinate(r), _coordinate(c), str(letter).lower(), str(kind))
+                      for r, c, letter, kind in placement)
+        return cls(PLACE, seat, tiles, tuple((_coordinate(r), _coordinate(c)) for r, c in path))
 
     @classmethod
     def swap(cls, seat: int, tiles: str) -> Move:
