@@ -8,7 +8,7 @@ from django.views.decorators.http import require_GET
 
 from . import scale, selectors
 from .pools import POOL_INFO, POOLS
-from .templatetags.ratings import change_of
+from .templatetags.ratings import POLL_ATTEMPTS, change_of
 
 
 @require_GET
@@ -30,5 +30,11 @@ def leaderboard(request, pool: str = POOLS[0]):
 
 @require_GET
 def change(request, kind: str, object_id: int, user_id: int):
-    """The rating change of one player in one game, as the badge fragment."""
-    return render(request, "ratings/_change.html", change_of(kind, object_id, user_id))
+    """The rating change of one player in one game, as the badge fragment.
+
+    ``?attempt=n`` is how many times a pending badge has asked: it waits longer each
+    time and stops asking after a few minutes.
+    """
+    raw = request.GET.get("attempt", "")
+    attempt = min(int(raw[:6]), POLL_ATTEMPTS) if raw.isdigit() else 0
+    return render(request, "ratings/_change.html", change_of(kind, object_id, user_id, attempt=attempt))

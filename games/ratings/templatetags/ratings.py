@@ -15,6 +15,17 @@ CHART_MIN_SPAN = 100  # rating points: a flat history still reads as flat, not a
 
 
 RECENT_CHANGES = 100  # a list of games looks up its player's latest changes in one query
+#: A pending badge asks again after 1, 2, 4, 8, 16 s, then every 30 s, and gives up after
+#: POLL_ATTEMPTS (about five minutes): a worker that is down gets no request a second
+#: from every open page for ever.
+POLL_FIRST_DELAY, POLL_LONGEST_DELAY, POLL_ATTEMPTS = 1, 30, 14
+
+
+def poll_delay(attempt: int) -> int | None:
+    """Seconds before a pending badge's request number ``attempt`` (0 first); None: give up."""
+    if not 0 <= attempt < POLL_ATTEMPTS:
+        return None
+    return min(POLL_FIRST_DELAY * 2 ** attempt, POLL_LONGEST_DELAY)
 
 
 def _changes(user_id: int, kind: str, object_ids=None) -> dict[int, tuple]:
@@ -27,10 +38,12 @@ def _changes(user_id: int, kind: str, object_ids=None) -> dict[int, tuple]:
         "result__object_id", "rating_before", "rating_after", "result__applied")}
 
 
-def change_of(kind: str, object_id: int, user_id: int, known: dict | None = None) -> dict:
+def change_of(kind: str, object_id: int, user_id: int, known: dict | None = None, attempt: int = 0) -> dict:
     """The rating change of ``user_id`` in a game: {"state": "none"|"pending"|"done", ...}.
 
-    ``known``: that player's latest changes already read (a list of games).
+    ``known``: that player's latest changes already read (a list of games). A pending
+    change says when to ask again (``delay``, None once it gave up) and the next
+    ``attempt`` number to ask with.
     """
     row = known.get(object_id) if known is not None else None
     # ``known`` holds every change of the player when it is shorter than the limit.
@@ -40,7 +53,8 @@ def change_of(kind: str, object_id: int, user_id: int, known: dict | None = None
         return {"state": "none"}
     before, after, applied = row
     if not applied:
-        return {"state": "pending", "kind": kind, "object_id": object_id, "user_id": user_id}
+        return {"state": "pending", "kind": kind, "object_id": object_id, "user_id": user_id,
+                "delay": poll_delay(attempt), "attempt": attempt + 1}
     if after is None:  # applied without a change: the other players' accounts were deleted
         return {"state": "none"}
     return {"state": "done", "change": after - before, "after": after}
