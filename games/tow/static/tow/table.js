@@ -578,20 +578,27 @@
   }
 
   let clock = null;
+  // The status line is a polite live region: a screen reader reads every change, so it
+  // is written only when its text changes, not on every tick of the clock.
+  function writeStatus(line, html) {
+    if (line.dataset.shown === html) return;
+    line.dataset.shown = html;
+    line.innerHTML = html;
+  }
   function renderStatus() {
     const line = $("[data-status]");
     clearInterval(clock);
-    if (view.status === "finished") { line.textContent = "Finished: " + view.result; return; }
+    if (view.status === "finished") { writeStatus(line, escapeHtml("Finished: " + view.result)); return; }
     const mover = view.seats.find((s) => s.index === view.to_move);
     let text;
     if (view.pending) text = view.pending.can_vote ? "Your vote is needed" : "House vote in progress";
     else if (view.my_turn) text = "Your turn";
     else text = mover ? `${mover.name} to move` : "";
     const tick = () => {
-      if (!view.deadline) { line.textContent = text; return; }
+      if (!view.deadline) { writeStatus(line, escapeHtml(text)); return; }
       // The site's one short form of a time left, as Word Grid and the server write it.
       const shown = window.Wordfall.timeLeft((new Date(view.deadline) - Date.now()) / 1000);
-      line.innerHTML = `${view.my_turn ? '<strong class="your-turn">' + text + "</strong>" : escapeHtml(text)} · ${shown} left`;
+      writeStatus(line, `${view.my_turn ? '<strong class="your-turn">' + text + "</strong>" : escapeHtml(text)} · ${shown} left`);
     };
     tick();
     clock = setInterval(tick, 1000);
