@@ -7,7 +7,12 @@ them (``result_record`` and the per-game hooks); the worker applies them in orde
 
 from .applying import ratings_apply, ratings_rebuild, ratings_sweep
 from .recording import (
-    Finish, RatingError, crossword_game_finished, hunt_round_finished, result_record, tow_game_finished,
+    Finish,
+    RatingError,
+    crossword_game_finished,
+    hunt_round_finished,
+    result_record,
+    tow_game_finished,
 )
 
 __all__ = [
