@@ -194,6 +194,13 @@
   function drawBoard(r) {
     boardEl.replaceChildren();
     boardEl.style.setProperty("--size", r.size);
+    // Rows exist for assistive technology (a grid is made of rows); CSS ignores them.
+    const rows = r.faces.map(() => {
+      const line = document.createElement("div");
+      line.className = "hunt-row"; line.setAttribute("role", "row");
+      boardEl.appendChild(line);
+      return line;
+    });
     r.faces.forEach((row, rIndex) => row.forEach((face, cIndex) => {
       const tile = document.createElement("div");
       tile.className = "tile hunt-tile";
@@ -214,7 +221,7 @@
         const mark = document.createElement("span"); mark.className = "bonus-mark"; mark.textContent = bonus;
         tile.appendChild(mark);
       }
-      boardEl.appendChild(tile);
+      rows[rIndex].appendChild(tile);
     }));
   }
 

@@ -102,7 +102,8 @@
     const list = $("[data-rack]");
     list.innerHTML = "";
     for (const item of rack) {
-      const li = document.createElement("li");
+      // A span: a list item may not be a button (axe), and the rack is a group of buttons.
+      const li = document.createElement("span");
       const kind = KIND_OF_TILE[item.tile];
       li.className = "tow-tile rack-tile" + (kind ? " " + kind : "");
       li.dataset.id = item.id;
