@@ -418,6 +418,9 @@
   function showResults(roundId, html) {
     resultsFor = roundId;
     resultsEl.innerHTML = html;
+    // The results are drawn when the round ends, before its rating changes are applied:
+    // their pending badges ask for themselves through htmx.
+    if (window.htmx) window.htmx.process(resultsEl);
     resultsEl.scrollIntoView({ behavior: "smooth", block: "start" });
   }
 
