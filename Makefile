@@ -40,6 +40,7 @@ endif
 test:
 	@$(PYTHON) -m tests.services system --install
 	@$(MAKE) --no-print-directory install
+	@$(MAKE) --no-print-directory lint
 	env -u DATABASE_URL -u REDIS_URL TEST_DATABASE_URL="$(TEST_DATABASE_URL)" TEST_REDIS_URL="$(TEST_REDIS_URL)" \
 		$(PY) -m pytest -q $(PYTEST_ARGS)
 

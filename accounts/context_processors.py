@@ -12,5 +12,6 @@ def site(request):
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
         context["unread_notifications"] = SimpleLazyObject(
-            lambda: user.notifications.filter(read_at__isnull=True).count())
+            lambda: user.notifications.filter(read_at__isnull=True).count()
+        )
     return context

@@ -30,10 +30,14 @@ class PasswordResetRequestForm(forms.Form):
 
 
 class SettingsForm(forms.ModelForm):
-    chat = forms.BooleanField(required=False, label="Chat", help_text="Show chat at game tables and let me write in it.")
+    chat = forms.BooleanField(
+        required=False, label="Chat", help_text="Show chat at game tables and let me write in it."
+    )
     offensive_words = forms.BooleanField(
-        required=False, label="Show offensive words",
-        help_text="List offensive words among the words nobody found. Bots never play them either way.")
+        required=False,
+        label="Show offensive words",
+        help_text="List offensive words among the words nobody found. Bots never play them either way.",
+    )
 
     class Meta:
         model = User

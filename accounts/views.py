@@ -109,8 +109,11 @@ def notification_open(request, pk: int):
     notification = services.notification_open(user=request.user, notification_id=pk)
     if notification is None:
         raise Http404("No such notification.")
-    return redirect(notification.url if url_has_allowed_host_and_scheme(
-        notification.url, allowed_hosts={request.get_host()}) and notification.url else "notifications")
+    return redirect(
+        notification.url
+        if url_has_allowed_host_and_scheme(notification.url, allowed_hosts={request.get_host()}) and notification.url
+        else "notifications"
+    )
 
 
 @require_POST

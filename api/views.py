@@ -81,8 +81,9 @@ def leaderboard(request, pool: str):
     if pool not in POOLS:
         return _error(f"No pool called {pool}; pools are {', '.join(POOLS)}.", 404)
     _, standings = selectors.leaderboard(pool, page=1, per_page=LEADERBOARD_SIZE)
-    return JsonResponse({"pool": pool, "players": [
-        {"username": s.username, "rating": s.rating, "games": s.games} for s in standings]})
+    return JsonResponse(
+        {"pool": pool, "players": [{"username": s.username, "rating": s.rating, "games": s.games} for s in standings]}
+    )
 
 
 @public
@@ -100,8 +101,15 @@ def _game(result, request) -> dict:
         "url": request.build_absolute_uri(result.url) if result.url else None,
         "rated": result.applied,
         "players": [
-            {"username": p.user.username, "place": p.place, "score": p.score, "left": p.left,
-             "rating_before": p.rating_before, "rating_after": p.rating_after, "change": p.change}
+            {
+                "username": p.user.username,
+                "place": p.place,
+                "score": p.score,
+                "left": p.left,
+                "rating_before": p.rating_before,
+                "rating_after": p.rating_after,
+                "change": p.change,
+            }
             for p in sorted(result.players.all(), key=lambda p: (p.place, p.pk))
         ],
     }
@@ -132,10 +140,15 @@ def player_games(request, username: str):
         query["page"] = number
         return request.build_absolute_uri(f"{request.path}?{query.urlencode()}")
 
-    return JsonResponse({
-        "username": user.username, "pool": pool, "page": page.number if page else 1,
-        "pages": paginator.num_pages if paginator.count else 0, "count": paginator.count,
-        "next": link(page.next_page_number()) if page and page.has_next() else None,
-        "previous": link(page.previous_page_number()) if page and page.has_previous() else None,
-        "games": games,
-    })
+    return JsonResponse(
+        {
+            "username": user.username,
+            "pool": pool,
+            "page": page.number if page else 1,
+            "pages": paginator.num_pages if paginator.count else 0,
+            "count": paginator.count,
+            "next": link(page.next_page_number()) if page and page.has_next() else None,
+            "previous": link(page.previous_page_number()) if page and page.has_previous() else None,
+            "games": games,
+        }
+    )

@@ -45,8 +45,10 @@ def main(argv: list[str]) -> None:
     quick = "--quick" in argv
     games = 1 if quick else 4
     zipf("the")  # load wordfreq's data before timing
-    print(f"{'variant':9} {'bot':9} {'positions':>9} {'median ms':>10} {'worst ms':>9} "
-          f"{'median cpu':>10} {'worst cpu':>9}")
+    print(
+        f"{'variant':9} {'bot':9} {'positions':>9} {'median ms':>10} {'worst ms':>9} "
+        f"{'median cpu':>10} {'worst cpu':>9}"
+    )
     over = []
     for variant in (WORD_GRID, WORDGAME):
         lexicon = wordlists.compile_lexicon(variant.default_lexicon)
@@ -60,12 +62,15 @@ def main(argv: list[str]) -> None:
                 crossword_bot.choose(position, strength, rng, frequency=zipf)
                 wall.append((time.perf_counter() - started) * 1000)
                 cpu.append((time.process_time() - started_cpu) * 1000)
-            print(f"{variant.name:9} {strength:9} {len(found):9d} {statistics.median(wall):10.1f} "
-                  f"{max(wall):9.1f} {statistics.median(cpu):10.1f} {max(cpu):9.1f}")
+            print(
+                f"{variant.name:9} {strength:9} {len(found):9d} {statistics.median(wall):10.1f} "
+                f"{max(wall):9.1f} {statistics.median(cpu):10.1f} {max(cpu):9.1f}"
+            )
             if max(cpu) > WORST_BUDGET_MS:
                 over.append(f"{variant.name} {strength}")
-    print(f"worst-move budget {WORST_BUDGET_MS:.0f} ms (CPU): "
-          + ("met" if not over else "over for " + ", ".join(over)))
+    print(
+        f"worst-move budget {WORST_BUDGET_MS:.0f} ms (CPU): " + ("met" if not over else "over for " + ", ".join(over))
+    )
 
 
 if __name__ == "__main__":

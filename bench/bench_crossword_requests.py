@@ -44,7 +44,8 @@ LENGTHS = (2, 60)
 def _env() -> dict[str, str]:
     env = dict(os.environ)
     env["DATABASE_URL"] = os.environ.get(
-        "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/wg_bench_crossword?conn_max_age=60")
+        "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/wg_bench_crossword?conn_max_age=60"
+    )
     env["REDIS_URL"] = os.environ.get("BENCH_REDIS_URL", os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/14"))
     env.setdefault("SECRET_KEY", "bench-" + "x" * 60)
     env["DJANGO_SETTINGS_MODULE"] = os.environ.get("BENCH_SETTINGS", "config.settings")
@@ -78,8 +79,7 @@ def _game_at(users, seed: str, moves: int):
     from games.crosswords import selectors, services
     from games.crosswords.models import Game
 
-    game = services.game_create(creator=users[0], variant="wordgrid", seconds_per_move=86400,
-                                invitees=users[1:])
+    game = services.game_create(creator=users[0], variant="wordgrid", seconds_per_move=86400, invitees=users[1:])
     Game.objects.filter(pk=game.pk).update(seed=seed)
     for user in users[1:]:
         services.game_accept(game_id=game.pk, player=user)
@@ -89,11 +89,11 @@ def _game_at(users, seed: str, moves: int):
         user = game.seats.get(index=state.to_move).user
         play = _short_play(state)
         if play is not None:
-            services.game_play(game_id=game.pk, player=user, placement=play.placement,
-                               move_count=game.move_count)
+            services.game_play(game_id=game.pk, player=user, placement=play.placement, move_count=game.move_count)
         elif len(state.bag) >= 7:
-            services.game_swap(game_id=game.pk, player=user, tiles=state.racks[state.to_move],
-                               move_count=game.move_count)
+            services.game_swap(
+                game_id=game.pk, player=user, tiles=state.racks[state.to_move], move_count=game.move_count
+            )
         else:
             return None
         game.refresh_from_db()
@@ -169,8 +169,12 @@ def main(argv: list[str]) -> int:
 
     # Pages name static files; a server looks them up in collectstatic's manifest, which
     # this checkout need not have, so the plain storage stands in (the same lookup cost).
-    override_settings(STORAGES={**settings.STORAGES, "staticfiles": {
-        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}).enable()
+    override_settings(
+        STORAGES={
+            **settings.STORAGES,
+            "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+        }
+    ).enable()
     results: dict[int, dict[str, list[float]]] = {}
     for length in LENGTHS:
         games, seed = [], 0
@@ -182,20 +186,26 @@ def main(argv: list[str]) -> int:
         results[length] = _measure(games, args.repeat)
     early, late = LENGTHS
     ok = True
-    print(f"crossword requests: server CPU time in ms of the Django process (median), wall time "
-          f"beside; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(
+        f"crossword requests: server CPU time in ms of the Django process (median), wall time "
+        f"beside; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+    )
     for name, budget in BUDGETS_MS.items():
         a, b = (statistics.median(results[n][name]) for n in LENGTHS)
         wa, wb = (statistics.median(results[n][name + " wall"]) for n in LENGTHS)
         flat = b <= a * FLAT
         met = a < budget and b < budget and flat
         ok = ok and met
-        print(f"{name:10s} move {early}: {a:6.2f}   move {late}: {b:6.2f}   ratio {b / a:4.2f}   "
-              f"(wall {wa:.1f} / {wb:.1f})   [budget < {budget:.0f} ms, flat within {FLAT - 1:.0%}] "
-              f"{'ok' if met else 'NOT MET'}")
-    print(f"cold       move {early}: {statistics.median(results[early]['cold']):6.2f}   "
-          f"move {late}: {statistics.median(results[late]['cold']):6.2f}   (play area of a game this process "
-          f"has not served: replay from the seed; no budget)")
+        print(
+            f"{name:10s} move {early}: {a:6.2f}   move {late}: {b:6.2f}   ratio {b / a:4.2f}   "
+            f"(wall {wa:.1f} / {wb:.1f})   [budget < {budget:.0f} ms, flat within {FLAT - 1:.0%}] "
+            f"{'ok' if met else 'NOT MET'}"
+        )
+    print(
+        f"cold       move {early}: {statistics.median(results[early]['cold']):6.2f}   "
+        f"move {late}: {statistics.median(results[late]['cold']):6.2f}   (play area of a game this process "
+        f"has not served: replay from the seed; no budget)"
+    )
     print("budgets: " + ("OK" if ok else "NOT MET"))
     return 1 if args.strict and not ok else 0
 

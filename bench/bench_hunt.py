@@ -54,8 +54,10 @@ def main(argv: list[str]) -> int:
     five_ms, five_words = _median_ms(_boards(count, 5), lex, 3)
     four_ms, four_words = _median_ms(_boards(count, 4), lex, 2)
     verdict = "within" if five_ms < BUDGET_MS else "OVER"
-    print(f"solve 5x5 (min 3 letters): median {five_ms:.2f} ms over {count} boards, "
-          f"median {five_words} words  [{verdict} budget {BUDGET_MS} ms]")
+    print(
+        f"solve 5x5 (min 3 letters): median {five_ms:.2f} ms over {count} boards, "
+        f"median {five_words} words  [{verdict} budget {BUDGET_MS} ms]"
+    )
     print(f"solve 4x4 Rampage (min 2 letters): median {four_ms:.2f} ms, median {four_words} words")
     return 0
 

@@ -59,8 +59,7 @@ def bench(code: str) -> dict:
     lexicon = wordlists.compile_lexicon(code)
     rng = random.Random(7)
     present = rng.sample(list(lexicon), 20_000)
-    absent = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(len(w)))
-              for w in present]
+    absent = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(len(w))) for w in present]
     probes = present + absent
 
     def lookups():
@@ -108,13 +107,17 @@ def bench(code: str) -> dict:
 
 
 def main(codes: list[str]) -> None:
-    print(f"{'lexicon':9} {'words':>7} {'nodes':>6} {'edges':>7} {'load ms':>8} {'RSS MB':>7}"
-          f" {'lookups/s':>10} {'child()/s':>10} {'walk words/s':>12}")
+    print(
+        f"{'lexicon':9} {'words':>7} {'nodes':>6} {'edges':>7} {'load ms':>8} {'RSS MB':>7}"
+        f" {'lookups/s':>10} {'child()/s':>10} {'walk words/s':>12}"
+    )
     for code in codes:
         r = bench(code)
-        print(f"{r['code']:9} {r['words']:7} {r['nodes']:6} {r['edges']:7} {r['load_ms']:8.1f}"
-              f" {r['rss_mb']:7.1f} {r['lookups_per_s']:10,.0f} {r['child_calls_per_s']:10,.0f}"
-              f" {r['words_walked_per_s']:12,.0f}")
+        print(
+            f"{r['code']:9} {r['words']:7} {r['nodes']:6} {r['edges']:7} {r['load_ms']:8.1f}"
+            f" {r['rss_mb']:7.1f} {r['lookups_per_s']:10,.0f} {r['child_calls_per_s']:10,.0f}"
+            f" {r['words_walked_per_s']:12,.0f}"
+        )
 
 
 if __name__ == "__main__":

@@ -111,7 +111,7 @@ def _setup(players: int, seconds: float) -> list[dict]:
         sessions[user.pk] = store.session_key
     clients = []
     for first in range(0, len(users), 4):
-        group = users[first:first + 4]
+        group = users[first : first + 4]
         table = services.table_create(host=group[0], seat_count=4)
         for user in group[1:]:
             services.table_join(table_id=table.pk, user=user)
@@ -125,8 +125,15 @@ def _setup(players: int, seconds: float) -> list[dict]:
         board = hunt.Board.from_text(game_round.board)
         words = sorted(hunt.solve(board, get_lexicon(game_round.lexicon_code), game_round.min_length))
         for user in group:
-            clients.append({"user_id": user.pk, "session": sessions[user.pk], "table_id": table.pk,
-                            "round_id": game_round.pk, "words": words})
+            clients.append(
+                {
+                    "user_id": user.pk,
+                    "session": sessions[user.pk],
+                    "table_id": table.pk,
+                    "round_id": game_round.pk,
+                    "words": words,
+                }
+            )
     return clients
 
 
@@ -142,8 +149,9 @@ class Stats:
         self.window_messages = 0
 
 
-async def _player(client: dict, url: str, origin: str, stats: Stats, go_at: float, stop_at: float,
-                  interval: float) -> None:
+async def _player(
+    client: dict, url: str, origin: str, stats: Stats, go_at: float, stop_at: float, interval: float
+) -> None:
     import websockets
 
     headers = {"Cookie": f"sessionid={client['session']}", "Origin": origin}
@@ -209,10 +217,13 @@ async def _run(clients: list[dict], port: int, seconds: float, interval: float, 
         stats.window_cpu = _cpu_seconds(server_pid) - before
         stats.window_messages = stats.messages - messages
 
-    await asyncio.gather(server_cpu_while_submitting(), *(
-        _player(c, f"ws://127.0.0.1:{port}/ws/hunts/{c['table_id']}/", origin, stats, go_at, stop_at, interval)
-        for c in clients
-    ))
+    await asyncio.gather(
+        server_cpu_while_submitting(),
+        *(
+            _player(c, f"ws://127.0.0.1:{port}/ws/hunts/{c['table_id']}/", origin, stats, go_at, stop_at, interval)
+            for c in clients
+        ),
+    )
     return stats
 
 
@@ -250,36 +261,49 @@ def _report(stats: Stats, clients: list[dict], seconds: float) -> bool:
     missing = 0
     table_of = {c["user_id"]: c["table_id"] for c in clients}
     # (table, word) -> when the submission that was accepted was sent
-    accepted_words = {(table_of[key[0]], message["word"]): stats.sent[key]
-                      for key, (_, message) in stats.replied.items() if message["outcome"] == "accepted"}
+    accepted_words = {
+        (table_of[key[0]], message["word"]): stats.sent[key]
+        for key, (_, message) in stats.replied.items()
+        if message["outcome"] == "accepted"
+    }
     for key, sent in accepted_words.items():
         arrivals = stats.broadcast_at.get(key, [])
         missing += max(0, players_at[key[0]] - len(arrivals))
         broadcasts.extend((at - sent) * 1000 for at in arrivals)
         broadcasts_by_time.extend((sent, (at - sent) * 1000) for at in arrivals)
-    print(f"players: {len(clients)} on {len(players_at)} tables, {seconds:.0f} s, "
-          f"{len(stats.sent)} submissions ({len(stats.sent) / seconds:.0f}/s), outcomes {stats.outcomes}, "
-          f"{stats.reconnects} connection retries")
+    print(
+        f"players: {len(clients)} on {len(players_at)} tables, {seconds:.0f} s, "
+        f"{len(stats.sent)} submissions ({len(stats.sent) / seconds:.0f}/s), outcomes {stats.outcomes}, "
+        f"{stats.reconnects} connection retries"
+    )
     if replies:
-        print(f"reply latency ms: p50 {_percentile(replies, .5):.1f}  p95 {_percentile(replies, .95):.1f}  "
-              f"p99 {_percentile(replies, .99):.1f}  max {max(replies):.1f}  "
-              f"[budget p99 < {BUDGET_REPLY_P99_MS:.0f} ms]")
+        print(
+            f"reply latency ms: p50 {_percentile(replies, 0.5):.1f}  p95 {_percentile(replies, 0.95):.1f}  "
+            f"p99 {_percentile(replies, 0.99):.1f}  max {max(replies):.1f}  "
+            f"[budget p99 < {BUDGET_REPLY_P99_MS:.0f} ms]"
+        )
     ok = lost_replies == 0 and missing == 0
     if broadcasts:
-        p99 = _percentile(broadcasts, .99)
+        p99 = _percentile(broadcasts, 0.99)
         ok = ok and p99 < BUDGET_P99_MS
-        print(f"submit-to-broadcast ms ({len(broadcasts)} deliveries of {len(accepted_words)} accepted words): "
-              f"p50 {_percentile(broadcasts, .5):.1f}  p95 {_percentile(broadcasts, .95):.1f}  "
-              f"p99 {p99:.1f}  max {max(broadcasts):.1f}  [budget p99 < {BUDGET_P99_MS:.0f} ms]")
+        print(
+            f"submit-to-broadcast ms ({len(broadcasts)} deliveries of {len(accepted_words)} accepted words): "
+            f"p50 {_percentile(broadcasts, 0.5):.1f}  p95 {_percentile(broadcasts, 0.95):.1f}  "
+            f"p99 {p99:.1f}  max {max(broadcasts):.1f}  [budget p99 < {BUDGET_P99_MS:.0f} ms]"
+        )
     if broadcasts_by_time:
         start = min(sent for sent, _ in broadcasts_by_time)
         windows: dict[int, list[float]] = {}
         for sent, latency in broadcasts_by_time:
             windows.setdefault(int((sent - start) // 10), []).append(latency)
-        print("submit-to-broadcast p99 per 10 s window: " + ", ".join(
-            f"{_percentile(v, .99):.0f}" for _, v in sorted(windows.items())))
-    print(f"lost: {lost_replies} submissions without a result, {missing} broadcasts missing  "
-          f"-> {'OK' if ok else 'NOT MET'}")
+        print(
+            "submit-to-broadcast p99 per 10 s window: "
+            + ", ".join(f"{_percentile(v, 0.99):.0f}" for _, v in sorted(windows.items()))
+        )
+    print(
+        f"lost: {lost_replies} submissions without a result, {missing} broadcasts missing  "
+        f"-> {'OK' if ok else 'NOT MET'}"
+    )
     return ok
 
 
@@ -302,19 +326,28 @@ def main(argv: list[str]) -> int:
     command = [str(Path(sys.executable).parent / "daphne")]
     if os.environ.get("BENCH_SWITCH_INTERVAL"):
         # Experiment: how often threads hand over the GIL (default 5 ms).
-        command = [sys.executable, "-c", "import sys; sys.setswitchinterval(float(sys.argv.pop(1))); "
-                   "from daphne.cli import CommandLineInterface; CommandLineInterface.entrypoint()",
-                   os.environ["BENCH_SWITCH_INTERVAL"]]
+        command = [
+            sys.executable,
+            "-c",
+            "import sys; sys.setswitchinterval(float(sys.argv.pop(1))); "
+            "from daphne.cli import CommandLineInterface; CommandLineInterface.entrypoint()",
+            os.environ["BENCH_SWITCH_INTERVAL"],
+        ]
     server_core, load_cores = _cores()
     daphne = subprocess.Popen(
         command + ["-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
         preexec_fn=(lambda: os.sched_setaffinity(0, server_core)) if server_core else None,
     )
     if load_cores:
         os.sched_setaffinity(0, load_cores)  # this process is the load generator
-    print(f"daphne on cores {sorted(server_core) or 'any'}, load generator (this process) on "
-          f"{sorted(load_cores) or 'any'}")
+    print(
+        f"daphne on cores {sorted(server_core) or 'any'}, load generator (this process) on "
+        f"{sorted(load_cores) or 'any'}"
+    )
     try:
         deadline = time.monotonic() + 30
         while True:
@@ -331,8 +364,10 @@ def main(argv: list[str]) -> int:
         server_cpu = _cpu_seconds(daphne.pid) - cpu_before
         load_cpu = _cpu_seconds(os.getpid()) - load_before
         cpu = server_cpu / (time.perf_counter() - started)
-        print(f"daphne process CPU: {cpu * 100:.0f} % of one core during the run ({server_cpu:.1f} s); "
-              f"load generator {load_cpu:.1f} s; machine load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+        print(
+            f"daphne process CPU: {cpu * 100:.0f} % of one core during the run ({server_cpu:.1f} s); "
+            f"load generator {load_cpu:.1f} s; machine load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+        )
     finally:
         daphne.terminate()
         try:
@@ -346,11 +381,13 @@ def main(argv: list[str]) -> int:
     if submitted and stats.window_messages:
         window = stats.window_cpu * 1000
         per_accepted = window / accepted if accepted else float("nan")
-        print(f"server CPU while submitting (daphne's own counters, {stats.window_cpu:.1f} s): "
-              f"{window / submitted:.2f} ms per submission, {per_accepted:.2f} ms per accepted submission "
-              f"with its fan-out [budget < {BUDGET_CPU_PER_ACCEPTED_MS} ms; every submission's work counted "
-              f"against the accepted ones], {window / stats.window_messages:.3f} ms per delivered message "
-              f"({stats.window_messages} messages)")
+        print(
+            f"server CPU while submitting (daphne's own counters, {stats.window_cpu:.1f} s): "
+            f"{window / submitted:.2f} ms per submission, {per_accepted:.2f} ms per accepted submission "
+            f"with its fan-out [budget < {BUDGET_CPU_PER_ACCEPTED_MS} ms; every submission's work counted "
+            f"against the accepted ones], {window / stats.window_messages:.3f} ms per delivered message "
+            f"({stats.window_messages} messages)"
+        )
     lost = len(set(stats.sent) - set(stats.replied))
     return 1 if lost else 0
 

@@ -45,8 +45,19 @@ EMPTY_RACKS = ("aeinst??", "eeilnr??", "cdgmor??")
 MID_GAME_SEEDS = range(1, 51)
 
 # A small leave table (a few well-known kept-tile values) for the equity timings.
-LEAVE_TILES = {"?": 25.0, "s": 8.0, "z": 3.0, "x": 3.5, "e": 1.5, "r": 1.0, "q": -7.0,
-               "v": -5.0, "w": -3.5, "u": -3.0, "i": -1.0}
+LEAVE_TILES = {
+    "?": 25.0,
+    "s": 8.0,
+    "z": 3.0,
+    "x": 3.5,
+    "e": 1.5,
+    "r": 1.0,
+    "q": -7.0,
+    "v": -5.0,
+    "w": -3.5,
+    "u": -3.0,
+    "i": -1.0,
+}
 
 
 def leave_value(leave: str) -> float:
@@ -97,8 +108,10 @@ def main(argv: list[str]) -> int:
     quick = "--quick" in argv
     runs = 3 if quick else 9
     seeds = MID_GAME_SEEDS[:10] if quick else MID_GAME_SEEDS
-    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
-          f" on {os.cpu_count()} cores (figures are medians; cpu = process time)")
+    print(
+        f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
+        f" on {os.cpu_count()} cores (figures are medians; cpu = process time)"
+    )
     start = time.perf_counter()
     lexicon = wordlists.compile_lexicon("en")
     print(f"en lexicon: {len(lexicon)} words, loaded in {time.perf_counter() - start:.2f} s")
@@ -109,8 +122,10 @@ def main(argv: list[str]) -> int:
     size, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     over = size / 1e6 > MEMORY_BUDGET_MB
-    print(f"movegen's copy of en: {size / 1e6:.1f} MB (peak {peak / 1e6:.1f} MB while built,"
-          f" in {built:.0f} ms){verdict(size / 1e6, MEMORY_BUDGET_MB).replace(' ms', ' MB')}")
+    print(
+        f"movegen's copy of en: {size / 1e6:.1f} MB (peak {peak / 1e6:.1f} MB while built,"
+        f" in {built:.0f} ms){verdict(size / 1e6, MEMORY_BUDGET_MB).replace(' ms', ' MB')}"
+    )
 
     print("\nfixed positions, Word Grid, en")
     for name, rack in FIXED:
@@ -118,59 +133,65 @@ def main(argv: list[str]) -> int:
         movegen.generate(board, rack, WORD_GRID, lexicon)  # warm-up
         wall, cpu, plays = timed(runs, movegen.generate, board, rack, WORD_GRID, lexicon)
         over |= wall > ALL_BUDGET_MS[name]
-        print(f"  {name:9} {rack.upper():8} all plays ({len(plays):5}) {wall:7.2f} ms"
-              f" (cpu {cpu:7.2f}){verdict(wall, ALL_BUDGET_MS[name])}")
+        print(
+            f"  {name:9} {rack.upper():8} all plays ({len(plays):5}) {wall:7.2f} ms"
+            f" (cpu {cpu:7.2f}){verdict(wall, ALL_BUDGET_MS[name])}"
+        )
         wall, cpu, play = timed(runs, movegen.best, board, rack, WORD_GRID, lexicon)
         over |= wall > BEST_BUDGET_MS[name]
-        print(f"  {name:9} {rack.upper():8} best ({play.score:3})        {wall:7.2f} ms"
-              f" (cpu {cpu:7.2f}){verdict(wall, BEST_BUDGET_MS[name])}")
-        wall, cpu, play = timed(
-            runs, movegen.best, board, rack, WORD_GRID, lexicon, leave_value=leave_value)
-        print(f"  {name:9} {rack.upper():8} best by equity ({play.equity:5.1f})"
-              f" {wall:7.2f} ms (cpu {cpu:7.2f})")
+        print(
+            f"  {name:9} {rack.upper():8} best ({play.score:3})        {wall:7.2f} ms"
+            f" (cpu {cpu:7.2f}){verdict(wall, BEST_BUDGET_MS[name])}"
+        )
+        wall, cpu, play = timed(runs, movegen.best, board, rack, WORD_GRID, lexicon, leave_value=leave_value)
+        print(f"  {name:9} {rack.upper():8} best by equity ({play.equity:5.1f}) {wall:7.2f} ms (cpu {cpu:7.2f})")
 
     print("\nempty board, Wordgame, 8-tile racks with two blanks")
     bests = []
     for rack in EMPTY_RACKS:
-        wall, cpu, play = timed(
-            max(3, runs // 3), movegen.best, Board.empty(), rack, WORDGAME, lexicon)
+        wall, cpu, play = timed(max(3, runs // 3), movegen.best, Board.empty(), rack, WORDGAME, lexicon)
         bests.append(wall)
         print(f"  {rack.upper():9} best ({play.score:3}) {wall:7.1f} ms (cpu {cpu:7.1f})")
         if not quick:
-            wall, cpu, plays = timed(
-                1, movegen.generate, Board.empty(), rack, WORDGAME, lexicon)
+            wall, cpu, plays = timed(1, movegen.generate, Board.empty(), rack, WORDGAME, lexicon)
             print(f"  {rack.upper():9} all plays ({len(plays)}) {wall:7.1f} ms (cpu {cpu:7.1f})")
     median = statistics.median(bests)
     over |= median > BEST_BUDGET_MS["empty"]
-    print(f"  best, median of the racks {median:.1f} ms, worst {max(bests):.1f} ms"
-          f"{verdict(median, BEST_BUDGET_MS['empty'])}")
+    print(
+        f"  best, median of the racks {median:.1f} ms, worst {max(bests):.1f} ms"
+        f"{verdict(median, BEST_BUDGET_MS['empty'])}"
+    )
 
     for variant in (WORD_GRID, WORDGAME):
         start = time.perf_counter()
         positions = [mid_game_position(variant, seed, lexicon) for seed in seeds]
-        print(f"\n{len(positions)} mid-game {variant.name} positions (seeds"
-              f" {seeds[0]}-{seeds[-1]}, built in {time.perf_counter() - start:.1f} s)")
-        figures: dict[str, list[tuple[float, float]]] = {
-            "best": [], "best by equity": [], "all plays": []}
+        print(
+            f"\n{len(positions)} mid-game {variant.name} positions (seeds"
+            f" {seeds[0]}-{seeds[-1]}, built in {time.perf_counter() - start:.1f} s)"
+        )
+        figures: dict[str, list[tuple[float, float]]] = {"best": [], "best by equity": [], "all plays": []}
         counts = []
         for board, rack in positions:
-            figures["best"].append(timed(
-                3, movegen.best, board, rack, variant, lexicon)[:2])
-            figures["best by equity"].append(timed(
-                3, movegen.best, board, rack, variant, lexicon, leave_value=leave_value)[:2])
-            wall, cpu, plays = timed(
-                3, movegen.generate, board, rack, variant, lexicon)
+            figures["best"].append(timed(3, movegen.best, board, rack, variant, lexicon)[:2])
+            figures["best by equity"].append(
+                timed(3, movegen.best, board, rack, variant, lexicon, leave_value=leave_value)[:2]
+            )
+            wall, cpu, plays = timed(3, movegen.generate, board, rack, variant, lexicon)
             figures["all plays"].append((wall, cpu))
             counts.append(len(plays))
         for label, values in figures.items():
             walls = [wall for wall, _ in values]
             cpus = [cpu for _, cpu in values]
-            print(f"  {label:15} median {statistics.median(walls):7.2f} ms"
-                  f" (cpu {statistics.median(cpus):6.2f}), worst {max(walls):7.2f} ms"
-                  f" (cpu {max(cpus):6.2f})")
+            print(
+                f"  {label:15} median {statistics.median(walls):7.2f} ms"
+                f" (cpu {statistics.median(cpus):6.2f}), worst {max(walls):7.2f} ms"
+                f" (cpu {max(cpus):6.2f})"
+            )
         ratios = [all_[1] / best[1] for best, all_ in zip(figures["best"], figures["all plays"])]
-        print(f"  all plays / best (cpu): median {statistics.median(ratios):.1f}x;"
-              f" median {statistics.median(counts):.0f} plays, most {max(counts)}")
+        print(
+            f"  all plays / best (cpu): median {statistics.median(ratios):.1f}x;"
+            f" median {statistics.median(counts):.0f} plays, most {max(counts)}"
+        )
     print("\nbudgets: " + ("SOME OVER (see above)" if over else "all met"))
     # A miss fails the run only when asked: on a loaded shared machine wall-clock
     # figures swing, and one bench should not stop `make bench` running the others.

@@ -73,8 +73,12 @@ def generate(players: int, results: int, seed: int = 1) -> dict:
     User = get_user_model()
     start = time.perf_counter()
     User.objects.bulk_create(
-        (User(username=f"p{i:05}", email=f"p{i:05}@bench.invalid", password="!", display_name=f"Player {i}")
-         for i in range(players)), batch_size=BATCH)
+        (
+            User(username=f"p{i:05}", email=f"p{i:05}@bench.invalid", password="!", display_name=f"Player {i}")
+            for i in range(players)
+        ),
+        batch_size=BATCH,
+    )
     # Only the generated players (migrations may have made bot accounts already).
     ids = list(User.objects.filter(email__endswith="@bench.invalid").order_by("pk").values_list("pk", flat=True))
     heavy = ids[0]
@@ -98,9 +102,17 @@ def generate(players: int, results: int, seed: int = 1) -> dict:
             places = sorted(rng.randint(1, size) for _ in players_here)
             seq[pool] += 1
             finished_at = now - timedelta(seconds=span * (1 - (made + index) / results))
-            rows.append(RatedResult(pool=pool, seq=seq[pool], kind="hunt" if size > 2 or pool[0] in "rc" else "crossword",
-                                    object_id=made + index + 1, finished_at=finished_at, applied=True,
-                                    applied_at=finished_at))
+            rows.append(
+                RatedResult(
+                    pool=pool,
+                    seq=seq[pool],
+                    kind="hunt" if size > 2 or pool[0] in "rc" else "crossword",
+                    object_id=made + index + 1,
+                    finished_at=finished_at,
+                    applied=True,
+                    applied_at=finished_at,
+                )
+            )
             finishes.append((pool, players_here, places, finished_at))
         RatedResult.objects.bulk_create(rows, batch_size=BATCH)
         players_rows = []
@@ -110,11 +122,22 @@ def generate(players: int, results: int, seed: int = 1) -> dict:
             outright = places.count(1) == 1
             for user_id, place, (mu, sigma), (mu0, sigma0) in zip(players_here, places, after, skills, strict=True):
                 entry = state[(user_id, pool)]
-                players_rows.append(RatedPlayer(
-                    result=result, user_id=user_id, place=place, score=rng.randint(0, 120),
-                    pool=pool, finished_at=finished_at,
-                    mu_before=mu0, sigma_before=sigma0, rating_before=scale.shown(mu0),
-                    mu_after=mu, sigma_after=sigma, rating_after=scale.shown(mu)))
+                players_rows.append(
+                    RatedPlayer(
+                        result=result,
+                        user_id=user_id,
+                        place=place,
+                        score=rng.randint(0, 120),
+                        pool=pool,
+                        finished_at=finished_at,
+                        mu_before=mu0,
+                        sigma_before=sigma0,
+                        rating_before=scale.shown(mu0),
+                        mu_after=mu,
+                        sigma_after=sigma,
+                        rating_after=scale.shown(mu),
+                    )
+                )
                 entry[0], entry[1] = mu, sigma
                 entry[2] += 1
                 entry[3] += int(place == 1 and outright)
@@ -122,9 +145,21 @@ def generate(players: int, results: int, seed: int = 1) -> dict:
         RatedPlayer.objects.bulk_create(players_rows, batch_size=BATCH)
         made += chunk
     Rating.objects.bulk_create(
-        (Rating(user_id=u, pool=p, mu=mu, sigma=sigma, rating=scale.shown(mu), games=games, wins=wins,
-                last_played_at=last)
-         for (u, p), (mu, sigma, games, wins, last) in state.items()), batch_size=BATCH)
+        (
+            Rating(
+                user_id=u,
+                pool=p,
+                mu=mu,
+                sigma=sigma,
+                rating=scale.shown(mu),
+                games=games,
+                wins=wins,
+                last_played_at=last,
+            )
+            for (u, p), (mu, sigma, games, wins, last) in state.items()
+        ),
+        batch_size=BATCH,
+    )
     PoolClock.objects.bulk_create([PoolClock(pool=p, recorded=n, applied=n) for p, n in seq.items()])
     return {"heavy": heavy, "seconds": time.perf_counter() - start, "ratings": len(state)}
 
@@ -138,17 +173,33 @@ def generate_games(heavy: int, seed: int = 2) -> None:
     from games.hunts.models import FoundWord, HuntRound, HuntTable, RoundPlayer
 
     rng = random.Random(seed)
-    others = list(get_user_model().objects.filter(email__endswith="@bench.invalid").exclude(pk=heavy)
-                  .values_list("pk", flat=True)[:40])
+    others = list(
+        get_user_model()
+        .objects.filter(email__endswith="@bench.invalid")
+        .exclude(pk=heavy)
+        .values_list("pk", flat=True)[:40]
+    )
     now = timezone.now()
     # Casual: these games have no rated results of their own (the rated history is synthetic).
     table = HuntTable.objects.create(host_id=heavy, ranked=False, seat_count=4, status="between")
     rounds = HuntRound.objects.bulk_create(
-        HuntRound(table=table, number=n + 1, game=rng.choice(("rampage", "classic")), size=4,
-                  board="catsorexdingplum", seed="s", lexicon_code="en", lexicon_version=1, min_length=3,
-                  starts_at=now - timedelta(hours=n), deadline=now - timedelta(hours=n) + timedelta(minutes=2),
-                  status="finished", ended_at=now - timedelta(hours=n) + timedelta(minutes=2))
-        for n in range(1000))
+        HuntRound(
+            table=table,
+            number=n + 1,
+            game=rng.choice(("rampage", "classic")),
+            size=4,
+            board="catsorexdingplum",
+            seed="s",
+            lexicon_code="en",
+            lexicon_version=1,
+            min_length=3,
+            starts_at=now - timedelta(hours=n),
+            deadline=now - timedelta(hours=n) + timedelta(minutes=2),
+            status="finished",
+            ended_at=now - timedelta(hours=n) + timedelta(minutes=2),
+        )
+        for n in range(1000)
+    )
     words = ["cat", "cats", "ore", "ding", "plum", "rex", "tin", "dire", "coat", "act", "arc", "sore"]
     players, found = [], []
     for game_round in rounds:
@@ -157,32 +208,69 @@ def generate_games(heavy: int, seed: int = 2) -> None:
         best = max(scores)
         for position, (user_id, score) in enumerate(zip(seated, scores, strict=True)):
             placing = 1 + sum(s > score for s in scores)
-            players.append(RoundPlayer(round=game_round, user_id=user_id, position=position, score=score,
-                                       word_count=8, placing=placing,
-                                       is_winner=score == best and scores.count(best) == 1,
-                                       is_draw=score == best and scores.count(best) > 1))
+            players.append(
+                RoundPlayer(
+                    round=game_round,
+                    user_id=user_id,
+                    position=position,
+                    score=score,
+                    word_count=8,
+                    placing=placing,
+                    is_winner=score == best and scores.count(best) == 1,
+                    is_draw=score == best and scores.count(best) > 1,
+                )
+            )
             for word in rng.sample(words, 8):
-                found.append(FoundWord(round=game_round, user_id=user_id, word=word, path="0,1,2",
-                                       points=rng.randint(1, 30), exclusive=False,
-                                       found_at=game_round.starts_at + timedelta(seconds=5)))
+                found.append(
+                    FoundWord(
+                        round=game_round,
+                        user_id=user_id,
+                        word=word,
+                        path="0,1,2",
+                        points=rng.randint(1, 30),
+                        exclusive=False,
+                        found_at=game_round.starts_at + timedelta(seconds=5),
+                    )
+                )
     RoundPlayer.objects.bulk_create(players, batch_size=BATCH)
     FoundWord.objects.bulk_create(found, batch_size=BATCH, ignore_conflicts=True)
     games = Game.objects.bulk_create(
-        Game(variant=rng.choice(("wordgrid", "wordgame")), players=2, lexicon_code="common", lexicon_version=1,
-             seconds_per_move=86400, status="finished", created_by_id=heavy, ranked=False,
-             finished_at=now - timedelta(days=n % 50, minutes=n), move_count=10)
-        for n in range(300))
+        Game(
+            variant=rng.choice(("wordgrid", "wordgame")),
+            players=2,
+            lexicon_code="common",
+            lexicon_version=1,
+            seconds_per_move=86400,
+            status="finished",
+            created_by_id=heavy,
+            ranked=False,
+            finished_at=now - timedelta(days=n % 50, minutes=n),
+            move_count=10,
+        )
+        for n in range(300)
+    )
     seats, moves = [], []
     for game in games:
         opponent = rng.choice(others)
         mine, theirs = rng.randint(150, 450), rng.randint(150, 450)
-        seats.append(Seat(game=game, index=0, user_id=heavy, accepted=True, score=mine,
-                          place=1 if mine >= theirs else 2))
-        seats.append(Seat(game=game, index=1, user_id=opponent, accepted=True, score=theirs,
-                          place=1 if theirs >= mine else 2))
+        seats.append(
+            Seat(game=game, index=0, user_id=heavy, accepted=True, score=mine, place=1 if mine >= theirs else 2)
+        )
+        seats.append(
+            Seat(game=game, index=1, user_id=opponent, accepted=True, score=theirs, place=1 if theirs >= mine else 2)
+        )
         for number in range(10):
-            moves.append(Move(game=game, number=number, seat=number % 2, kind="place", score=rng.randint(2, 90),
-                              placement=[[7, 7 + number, "a", False]], words=[["word", 10]]))
+            moves.append(
+                Move(
+                    game=game,
+                    number=number,
+                    seat=number % 2,
+                    kind="place",
+                    score=rng.randint(2, 90),
+                    placement=[[7, 7 + number, "a", False]],
+                    words=[["word", 10]],
+                )
+            )
     Seat.objects.bulk_create(seats, batch_size=BATCH)
     Move.objects.bulk_create(moves, batch_size=BATCH)
 
@@ -212,8 +300,11 @@ def measure(heavy: int, apply_count: int, seed: int = 3) -> dict:
             size = 2 if pool in ("wordgrid", "wordgame") else rng.choice((2, 3, 4))
             with transaction.atomic():
                 services.result_record(
-                    pool=pool, kind="tow", object_id=next(object_ids),
-                    finishes=[Finish(u, rng.randint(1, size)) for u in rng.sample(ids, size)])
+                    pool=pool,
+                    kind="tow",
+                    object_id=next(object_ids),
+                    finishes=[Finish(u, rng.randint(1, size)) for u in rng.sample(ids, size)],
+                )
 
     try:
         # As results arrive one by one: each task applies one result in its transaction.
@@ -239,8 +330,11 @@ def measure(heavy: int, apply_count: int, seed: int = 3) -> dict:
     total = selectors.leaderboard("rampage")[0].paginator.count
     deep = max(1, total // selectors.LEADERBOARD_PAGE // 2)
     figures["leaderboard_deep_page_ms"] = _median_ms(lambda: client.get(f"/ratings/rampage/?page={deep}"), 15)
-    middle = (Rating.objects.filter(pool="rampage", games__gte=10).order_by("-rating")
-              .values_list("user_id", flat=True)[total // 2])
+    middle = (
+        Rating.objects.filter(pool="rampage", games__gte=10)
+        .order_by("-rating")
+        .values_list("user_id", flat=True)[total // 2]
+    )
     signed_in = Client()
     signed_in.force_login(get_user_model().objects.get(pk=middle))
     figures["leaderboard_signed_in_ms"] = _median_ms(lambda: signed_in.get("/ratings/rampage/"), 15)
@@ -276,7 +370,9 @@ def main(argv=None) -> int:
 
     url = os.environ.get("BENCH_RATINGS_DATABASE_URL", DEFAULT_DB)
     os.environ["DATABASE_URL"] = url
-    os.environ["REDIS_URL"] = os.environ.get("BENCH_REDIS_URL", os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/14"))
+    os.environ["REDIS_URL"] = os.environ.get(
+        "BENCH_REDIS_URL", os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/14")
+    )
     os.environ.setdefault("SECRET_KEY", "bench-" + "x" * 60)
     os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
     os.environ["DEBUG"] = "0"
@@ -299,8 +395,10 @@ def main(argv=None) -> int:
         connection.close()
         connection.settings_dict.setdefault("OPTIONS", {})["server_side_binding"] = True
         facts = generate(args.players, args.results)
-        print(f"generated {args.players} players, {args.results} results, {facts['ratings']} ratings "
-              f"in {facts['seconds']:.1f} s")
+        print(
+            f"generated {args.players} players, {args.results} results, {facts['ratings']} ratings "
+            f"in {facts['seconds']:.1f} s"
+        )
         start = time.perf_counter()
         generate_games(facts["heavy"])
         print(f"generated the profiled player's hunts and crosswords in {time.perf_counter() - start:.1f} s")
@@ -313,8 +411,10 @@ def main(argv=None) -> int:
 
         # Pages render as in production, less what needs a deployment around them: no
         # HTTPS redirect (no proxy here) and plain static file names (no collectstatic).
-        storages = {**settings.STORAGES,
-                    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
+        storages = {
+            **settings.STORAGES,
+            "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+        }
         with override_settings(SECURE_SSL_REDIRECT=False, STORAGES=storages):
             figures = measure(facts["heavy"], args.apply)
     finally:
@@ -323,17 +423,25 @@ def main(argv=None) -> int:
         connections.close_all()
         if not args.keep:
             _recreate(url, drop_only=True)
-    print(f"rating updates (worker path), one per transaction: {figures['updates_per_second']:.0f}/s "
-          f"({figures['ms_per_update']:.2f} ms each, {args.apply} results); a backlog of {args.apply}: "
-          f"{figures['backlog_updates_per_second']:.0f}/s")
-    print(f"leaderboard page 1: {figures['leaderboard_page_1_ms']:.1f} ms; deep page: "
-          f"{figures['leaderboard_deep_page_ms']:.1f} ms; signed in, own place off page 1: "
-          f"{figures['leaderboard_signed_in_ms']:.1f} ms ({figures['ranked_on_rampage_board']} ranked)")
+    print(
+        f"rating updates (worker path), one per transaction: {figures['updates_per_second']:.0f}/s "
+        f"({figures['ms_per_update']:.2f} ms each, {args.apply} results); a backlog of {args.apply}: "
+        f"{figures['backlog_updates_per_second']:.0f}/s"
+    )
+    print(
+        f"leaderboard page 1: {figures['leaderboard_page_1_ms']:.1f} ms; deep page: "
+        f"{figures['leaderboard_deep_page_ms']:.1f} ms; signed in, own place off page 1: "
+        f"{figures['leaderboard_signed_in_ms']:.1f} ms ({figures['ranked_on_rampage_board']} ranked)"
+    )
     print(f"API leaderboard, uncached: {figures['api_leaderboard_uncached_ms']:.1f} ms")
-    print(f"profile page ({figures['profile_rated_results']} rated Rampage results, 1000 rounds, "
-          f"300 crosswords): {figures['profile_ms']:.1f} ms")
-    print(f"ratings_rebuild classic5 ({figures['rebuild_classic5_results']} results): "
-          f"{figures['rebuild_classic5_s']:.1f} s")
+    print(
+        f"profile page ({figures['profile_rated_results']} rated Rampage results, 1000 rounds, "
+        f"300 crosswords): {figures['profile_ms']:.1f} ms"
+    )
+    print(
+        f"ratings_rebuild classic5 ({figures['rebuild_classic5_results']} results): "
+        f"{figures['rebuild_classic5_s']:.1f} s"
+    )
     return 0
 
 

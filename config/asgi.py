@@ -16,14 +16,16 @@ from .proxies import TrustedProxiesMiddleware  # noqa: E402
 from .realtime import ServerLoopMiddleware  # noqa: E402
 from .routing import websocket_urlpatterns  # noqa: E402
 
-application = ServerLoopMiddleware(TrustedProxiesMiddleware(
-    ProtocolTypeRouter(
-        {
-            "http": django_asgi_app,
-            "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
-        }
+application = ServerLoopMiddleware(
+    TrustedProxiesMiddleware(
+        ProtocolTypeRouter(
+            {
+                "http": django_asgi_app,
+                "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+            }
+        )
     )
-))
+)
 
 if settings.EMBEDDED and not settings.TESTING:
     from . import embedded

@@ -86,7 +86,7 @@ class _Shard(RedisSingleShardConnection):
                     self._receive_message(message)
                 else:
                     await asyncio.sleep(0.1)
-            except (asyncio.CancelledError, asyncio.TimeoutError, GeneratorExit):
+            except (TimeoutError, asyncio.CancelledError, GeneratorExit):
                 raise
             except Exception as error:
                 if not self._lost:

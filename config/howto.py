@@ -31,19 +31,28 @@ def _hunt_example(game: str) -> dict:
     word = "rose" if game == "rampage" else "tile"
     path = hunt.find_path(board, word)
     rules = hunt.rules_for(game, 4)
-    cells = [{"face": face.upper(), "bonus": board.bonuses.get((r, c), ""),
-              "step": path.index((r, c)) + 1 if (r, c) in path else None}
-             for r, row in enumerate(board.faces) for c, face in enumerate(row)]
+    cells = [
+        {
+            "face": face.upper(),
+            "bonus": board.bonuses.get((r, c), ""),
+            "step": path.index((r, c)) + 1 if (r, c) in path else None,
+        }
+        for r, row in enumerate(board.faces)
+        for c, face in enumerate(row)
+    ]
     example = {"cells": cells, "word": word.upper(), "rules": rules}
     if game == "rampage":
         example["points"] = hunt.score_rampage(board, path)
     else:
         lists = {"You": {"tile", "word", "lint"}, "Bob": {"tile", "sore"}}
         kept, common = hunt.cross_off(lists)
-        example.update(points=hunt.classic_points(word), common=sorted(common),
-                       lists={name: sorted(words) for name, words in lists.items()},
-                       kept={name: sum(hunt.classic_points(w) for w in words) for name, words in kept.items()},
-                       by_length=[(n, hunt.classic_points("x" * n)) for n in range(3, 9)])
+        example.update(
+            points=hunt.classic_points(word),
+            common=sorted(common),
+            lists={name: sorted(words) for name, words in lists.items()},
+            kept={name: sum(hunt.classic_points(w) for w in words) for name, words in kept.items()},
+            by_length=[(n, hunt.classic_points("x" * n)) for n in range(3, 9)],
+        )
     return example
 
 
@@ -51,16 +60,23 @@ def _crossword_example(name: str) -> dict:
     """The first play "WORD" across the centre, on the 5×5 squares around the star."""
     variant = crossword.VARIANTS[name]
     placement = [(7, 6 + i, letter, False) for i, letter in enumerate("word")]
-    play = crossword.evaluate(crossword.Board.empty(), placement, variant,
-                              get_lexicon(variant.default_lexicon))
+    play = crossword.evaluate(crossword.Board.empty(), placement, variant, get_lexicon(variant.default_lexicon))
     placed = {(r, c): letter for r, c, letter, _ in placement}
     rows = []
     for row in range(5, 10):
         line = []
         for col in range(4, 11):
             letter = placed.get((row, col), "")
-            line.append(Square(row, col, crossword.square_name(row, col), variant.premiums.get((row, col)),
-                               letter=letter, value=variant.letter_values[letter] if letter else 0))
+            line.append(
+                Square(
+                    row,
+                    col,
+                    crossword.square_name(row, col),
+                    variant.premiums.get((row, col)),
+                    letter=letter,
+                    value=variant.letter_values[letter] if letter else 0,
+                )
+            )
         rows.append(line)
     return {"rows": rows, "columns": [sq.name[0] for sq in rows[0]], "play": play, "variant": variant}
 

@@ -17,8 +17,15 @@ from django.templatetags.static import static
 from django.views.decorators.cache import cache_control
 
 #: Static files every page needs: cached when the service worker installs.
-CORE_STATIC = ("css/site.css", "js/site.js", "js/sound.js", "js/install.js", "favicon.svg",
-               "icons/icon.svg", "icons/maskable.svg")
+CORE_STATIC = (
+    "css/site.css",
+    "js/site.js",
+    "js/sound.js",
+    "js/install.js",
+    "favicon.svg",
+    "icons/icon.svg",
+    "icons/maskable.svg",
+)
 
 
 @cache_control(max_age=3600)
@@ -46,8 +53,7 @@ def manifest(request):
 def service_worker(request):
     core = [static(name) for name in CORE_STATIC] + ["/offline/"]
     version = hashlib.sha256("\n".join(core).encode()).hexdigest()[:12]
-    response = render(request, "sw.js", {"core": json.dumps(core), "version": version},
-                      content_type="text/javascript")
+    response = render(request, "sw.js", {"core": json.dumps(core), "version": version}, content_type="text/javascript")
     response["Service-Worker-Allowed"] = "/"
     return response
 

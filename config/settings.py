@@ -38,9 +38,7 @@ _INSECURE_KEY = "embedded-insecure-key-do-not-use-in-production"
 SECRET_KEY = env.str("SECRET_KEY", default="")
 if not SECRET_KEY:
     if SERVER_MODE and not TESTING:
-        raise ImproperlyConfigured(
-            "SECRET_KEY must be set in server mode (DATABASE_URL and REDIS_URL are set)."
-        )
+        raise ImproperlyConfigured("SECRET_KEY must be set in server mode (DATABASE_URL and REDIS_URL are set).")
     SECRET_KEY = _INSECURE_KEY
 elif SERVER_MODE and (len(SECRET_KEY) < 50 or SECRET_KEY == _INSECURE_KEY):
     raise ImproperlyConfigured("SECRET_KEY must be a random string of at least 50 characters.")
@@ -149,8 +147,7 @@ if REDIS_URL:
         "default": {
             "BACKEND": "config.channel_layers.RedisChannelLayer",  # pub/sub, resyncs after a Redis restart
             # An unreachable Redis fails a send in 2 s instead of hanging it.
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_connect_timeout": 2}],
-                       "prefix": CHANNEL_LAYER_PREFIX},
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_connect_timeout": 2}], "prefix": CHANNEL_LAYER_PREFIX},
         }
     }
     CACHES = {
@@ -194,12 +191,14 @@ CELERY_BEAT_SCHEDULE = {
     # A pass skips a pool another matcher holds; an old tick is useless, so it expires.
     "hunts-matchmaking": {"task": "games.hunts.tasks.match_ranked", "schedule": 1.5, "options": {"expires": 3}},
     "ratings-sweep": {"task": "games.ratings.tasks.sweep", "schedule": 5.0, "options": {"expires": 5}},
-    "crossword-deadlines": {"task": "games.crosswords.tasks.sweep_deadlines", "schedule": 10.0,
-                            "options": {"expires": 10}},
+    "crossword-deadlines": {
+        "task": "games.crosswords.tasks.sweep_deadlines",
+        "schedule": 10.0,
+        "options": {"expires": 10},
+    },
     "tow-deadlines": {"task": "games.tow.tasks.sweep_deadlines", "schedule": 10.0, "options": {"expires": 10}},
     "tow-bots": {"task": "games.tow.tasks.sweep_bots", "schedule": 10.0, "options": {"expires": 10}},
-    "crossword-bots": {"task": "games.crosswords.tasks.sweep_bots", "schedule": 10.0,
-                       "options": {"expires": 10}},
+    "crossword-bots": {"task": "games.crosswords.tasks.sweep_bots", "schedule": 10.0, "options": {"expires": 10}},
     # Unanswered invitations and seeks expire (friends.services.invitations_sweep).
     "invitations-sweep": {"task": "friends.tasks.sweep_invitations", "schedule": 60.0, "options": {"expires": 60}},
 }
@@ -242,8 +241,15 @@ API_RATE_LIMIT = env.str("API_RATE_LIMIT", default="60/m")  # per client address
 # --- Email ----------------------------------------------------------------------------
 _email = env.email_url("EMAIL_URL", default="consolemail://")
 EMAIL_BACKEND = _email["EMAIL_BACKEND"]
-for _key in ("EMAIL_HOST", "EMAIL_PORT", "EMAIL_HOST_USER", "EMAIL_HOST_PASSWORD",
-             "EMAIL_USE_TLS", "EMAIL_USE_SSL", "EMAIL_FILE_PATH"):
+for _key in (
+    "EMAIL_HOST",
+    "EMAIL_PORT",
+    "EMAIL_HOST_USER",
+    "EMAIL_HOST_PASSWORD",
+    "EMAIL_USE_TLS",
+    "EMAIL_USE_SSL",
+    "EMAIL_FILE_PATH",
+):
     if _key in _email:
         globals()[_key] = _email[_key]
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Wordfall <noreply@localhost>")

@@ -65,7 +65,9 @@ class JsonMessageConsumer(AsyncWebsocketConsumer):
             # A use case's refusal, or a malformed message: the player reads the reason.
             logger.warning(
                 "Refused websocket message on %s from %s: %s",
-                self.scope.get("path"), self._who(), refused.reason,
+                self.scope.get("path"),
+                self._who(),
+                refused.reason,
             )
             await self.send_json({"type": "error", "reason": refused.reason})
         except Exception:

@@ -43,8 +43,7 @@ class StateCache:
         with self._lock:
             return self._states.get(key)
 
-    def state(self, key: Hashable, rows: Sequence, *, new: Callable[[], Any],
-              step: Callable[[Any, Any], Any]) -> Any:
+    def state(self, key: Hashable, rows: Sequence, *, new: Callable[[], Any], step: Callable[[Any, Any], Any]) -> Any:
         """The state after ``rows``, every stored move of the game in order (or a prefix)."""
         return self._build(key, list(rows), new, step, complete=False)
 
@@ -66,8 +65,14 @@ class StateCache:
             self.remember(key, len(rows), rows[-1].pk if rows else None, state)
         return state
 
-    def latest(self, key: Hashable, rows_from: Callable[[int], Sequence], *,
-               new: Callable[[], Any], step: Callable[[Any, Any], Any]) -> Any:
+    def latest(
+        self,
+        key: Hashable,
+        rows_from: Callable[[int], Sequence],
+        *,
+        new: Callable[[], Any],
+        step: Callable[[Any, Any], Any],
+    ) -> Any:
         """The state after every stored move, reading only the moves since the kept state.
 
         ``rows_from(number)`` returns the stored move rows numbered ``number`` and after,

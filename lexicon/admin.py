@@ -24,7 +24,9 @@ from lexicon.models import DictionaryRequest, Lexicon, Status, WordChange
 
 class DecisionForm(forms.Form):
     note = forms.CharField(
-        required=False, max_length=1000, widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
+        required=False,
+        max_length=1000,
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
         help_text="Shown to the requester and supporters, and kept with the decision.",
     )
 
@@ -68,15 +70,36 @@ class QueueChangeList(ChangeList):
 
 @admin.register(DictionaryRequest)
 class DictionaryRequestAdmin(admin.ModelAdmin):
-    list_display = ("word", "action", "lexicon", "short_reason", "supporter_count",
-                    "frequency_band", "in_lexicons", "status", "requester", "created_at",
-                    "decide_link")
+    list_display = (
+        "word",
+        "action",
+        "lexicon",
+        "short_reason",
+        "supporter_count",
+        "frequency_band",
+        "in_lexicons",
+        "status",
+        "requester",
+        "created_at",
+        "decide_link",
+    )
     list_filter = (StatusFilter, "lexicon")
     search_fields = ("word", "requester__username")
     list_select_related = ("lexicon", "requester")
     actions = ("approve_selected", "reject_selected")
-    readonly_fields = ("requester", "lexicon", "word", "action", "reason", "status",
-                       "supporter_list", "created_at", "moderator", "decided_at", "moderator_note")
+    readonly_fields = (
+        "requester",
+        "lexicon",
+        "word",
+        "action",
+        "reason",
+        "status",
+        "supporter_list",
+        "created_at",
+        "moderator",
+        "decided_at",
+        "moderator_note",
+    )
     fields = readonly_fields
 
     def get_changelist(self, request, **kwargs):
@@ -139,8 +162,7 @@ class DictionaryRequestAdmin(admin.ModelAdmin):
 
     def get_urls(self):
         decide = self.admin_site.admin_view(self.decide_view)
-        return [path("<int:pk>/decide/", decide, name="lexicon_dictionaryrequest_decide"),
-                *super().get_urls()]
+        return [path("<int:pk>/decide/", decide, name="lexicon_dictionaryrequest_decide"), *super().get_urls()]
 
     def decide_view(self, request, pk: int):
         """Approve or reject one request, with a note."""
@@ -180,8 +202,7 @@ class DictionaryRequestAdmin(admin.ModelAdmin):
         )
         if decided:
             verb = "Approved" if approve else "Rejected"
-            self.message_user(request, f"{verb}: {', '.join(r.word for r in decided)}.",
-                              messages.SUCCESS)
+            self.message_user(request, f"{verb}: {', '.join(r.word for r in decided)}.", messages.SUCCESS)
         for problem in problems:
             self.message_user(request, problem, messages.ERROR)
 
@@ -192,10 +213,15 @@ class DictionaryRequestAdmin(admin.ModelAdmin):
             "title": "Decide dictionary requests",
             "requests": requests,
             # What the queue shows, again beside the note: who, how common, where it is now.
-            "rows": [(r, ", ".join(str(u) for u in r.supporters.all()) or "—",
-                      frequency.band(r.word),
-                      ", ".join(services.lexicons_containing(r.word)) or "none")
-                     for r in requests],
+            "rows": [
+                (
+                    r,
+                    ", ".join(str(u) for u in r.supporters.all()) or "—",
+                    frequency.band(r.word),
+                    ", ".join(services.lexicons_containing(r.word)) or "none",
+                )
+                for r in requests
+            ],
             "form": form,
             "approve": approve,
             "action": ("approve_selected" if approve else "reject_selected") if approve is not None else "",

@@ -76,8 +76,21 @@ class LexiconFormatError(ValueError):
 class Lexicon:
     """An immutable set of lower-case words with prefix queries and node traversal."""
 
-    __slots__ = ("_first", "_text", "_targets", "_n_final", "_count", "_node_letters", "root",
-                 "child", "children", "is_word", "letters", "walk", "__weakref__")
+    __slots__ = (
+        "_first",
+        "_text",
+        "_targets",
+        "_n_final",
+        "_count",
+        "_node_letters",
+        "root",
+        "child",
+        "children",
+        "is_word",
+        "letters",
+        "walk",
+        "__weakref__",
+    )
 
     root: int
     child: Callable[[int, str], int | None]
@@ -86,8 +99,7 @@ class Lexicon:
     letters: Callable[[int], str]
     walk: Callable[[int | None, str], int | None]
 
-    def __init__(self, first: array, text: str, targets: array, n_final: int,
-                 count: int, root: int) -> None:
+    def __init__(self, first: array, text: str, targets: array, n_final: int, count: int, root: int) -> None:
         # Invariants: node n's edges are text[first[n]:first[n + 1]] (strictly a-z
         # order) leading to targets[same range]; nodes 0 .. n_final - 1 are exactly
         # the nodes that end a word.
@@ -97,9 +109,7 @@ class Lexicon:
         self._n_final = n_final
         self._count = count
         self.root = root
-        node_letters = tuple(
-            sys.intern(text[first[n]:first[n + 1]]) for n in range(len(first) - 1)
-        )
+        node_letters = tuple(sys.intern(text[first[n] : first[n + 1]]) for n in range(len(first) - 1))
         self._node_letters = node_letters
         cache: dict[int, tuple[tuple[str, int], ...]] = {}
 
@@ -116,9 +126,7 @@ class Lexicon:
             if pairs is None:
                 if len(cache) >= CHILDREN_CACHE_SIZE:
                     cache.clear()
-                pairs = cache[node] = tuple(
-                    zip(node_letters[node], targets[first[node]:first[node + 1]])
-                )
+                pairs = cache[node] = tuple(zip(node_letters[node], targets[first[node] : first[node + 1]]))
             return pairs
 
         def is_word(node: int) -> bool:
@@ -211,8 +219,7 @@ class Lexicon:
         if sys.byteorder == "big":
             first.byteswap()
             targets.byteswap()
-        header = FORMAT.pack(MAGIC, len(first) - 1, len(targets), self._n_final,
-                             self._count, self.root)
+        header = FORMAT.pack(MAGIC, len(first) - 1, len(targets), self._n_final, self._count, self.root)
         return header + first.tobytes() + targets.tobytes() + self._text.encode("ascii")
 
     @classmethod
@@ -227,9 +234,9 @@ class Lexicon:
         if len(data) != at + 4 * (nodes + 1) + 5 * edges:
             raise LexiconFormatError("length does not match the header")
         first, targets = array("I"), array("I")
-        first.frombytes(data[at:at + 4 * (nodes + 1)])
+        first.frombytes(data[at : at + 4 * (nodes + 1)])
         at += 4 * (nodes + 1)
-        targets.frombytes(data[at:at + 4 * edges])
+        targets.frombytes(data[at : at + 4 * edges])
         at += 4 * edges
         if sys.byteorder == "big":
             first.byteswap()
@@ -238,9 +245,15 @@ class Lexicon:
             text = data[at:].decode("ascii")
         except UnicodeDecodeError:
             raise LexiconFormatError("edge letters are not ASCII") from None
-        if (nodes == 0 or first[0] != 0 or first[-1] != edges or root >= nodes
-                or n_final > nodes or (edges and max(targets) >= nodes)
-                or any(first[n] > first[n + 1] for n in range(nodes))):
+        if (
+            nodes == 0
+            or first[0] != 0
+            or first[-1] != edges
+            or root >= nodes
+            or n_final > nodes
+            or (edges and max(targets) >= nodes)
+            or any(first[n] > first[n + 1] for n in range(nodes))
+        ):
             raise LexiconFormatError("inconsistent node or edge tables")
         return cls(first, text, targets, n_final, count, root)
 
@@ -295,8 +308,7 @@ def _build(words: list[str]) -> Lexicon:
     return _flatten(0, final, edges, count)
 
 
-def _flatten(root: int, final: list[bool], edges: list[dict[str, int]],
-             count: int) -> Lexicon:
+def _flatten(root: int, final: list[bool], edges: list[dict[str, int]], count: int) -> Lexicon:
     """Lay the reachable nodes out in flat arrays, word-ending nodes first."""
     reachable: list[int] = []
     seen = {root}

@@ -46,7 +46,10 @@ class WordChange(models.Model):
     )
     decided_at = models.DateTimeField()
     request = models.ForeignKey(
-        "DictionaryRequest", on_delete=models.SET_NULL, null=True, blank=True,
+        "DictionaryRequest",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
         related_name="changes",
     )
     note = models.TextField(blank=True)
@@ -84,7 +87,9 @@ class DictionaryRequest(models.Model):
     reason = models.TextField(max_length=500)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
     supporters = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, blank=True, related_name="supported_dictionary_requests",
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="supported_dictionary_requests",
         help_text="Other players who asked for the same change while it was open.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
@@ -99,7 +104,8 @@ class DictionaryRequest(models.Model):
         permissions = [("moderate_dictionaryrequest", "Can approve or reject dictionary requests")]
         constraints = [
             models.UniqueConstraint(
-                fields=["lexicon", "word", "action"], condition=Q(status="open"),
+                fields=["lexicon", "word", "action"],
+                condition=Q(status="open"),
                 name="lexicon_one_open_request_per_change",
             ),
         ]

@@ -61,8 +61,7 @@ def ensure_lexicons() -> list[Lexicon]:
     for position, (code, name, description, accepts) in enumerate(LEXICONS):
         row, _ = Lexicon.objects.update_or_create(
             code=code,
-            defaults={"name": name, "description": description,
-                      "accepts_requests": accepts, "position": position},
+            defaults={"name": name, "description": description, "accepts_requests": accepts, "position": position},
         )
         rows.append(row)
     return rows
@@ -76,8 +75,9 @@ def ensure_moderators_group():
     from django.contrib.auth.models import Group, Permission
 
     group, _ = Group.objects.get_or_create(name=MODERATORS_GROUP)
-    group.permissions.add(Permission.objects.get(
-        content_type__app_label="lexicon", codename="moderate_dictionaryrequest"))
+    group.permissions.add(
+        Permission.objects.get(content_type__app_label="lexicon", codename="moderate_dictionaryrequest")
+    )
     return group
 
 
@@ -95,8 +95,11 @@ def changes_up_to(code: str, version: int) -> tuple[frozenset[str], frozenset[st
     """Return (added, removed) relative to the shipped list, at ``version``."""
     added: set[str] = set()
     removed: set[str] = set()
-    rows = (WordChange.objects.filter(lexicon__code=code, version__lte=version)
-            .order_by("version").values_list("word", "action"))
+    rows = (
+        WordChange.objects.filter(lexicon__code=code, version__lte=version)
+        .order_by("version")
+        .values_list("word", "action")
+    )
     for word, action in rows:
         if action == Action.ADD:
             added.add(word)
@@ -219,8 +222,7 @@ def lexicons_containing(word: str, rows: list[Lexicon] | None = None) -> list[st
 
 
 @transaction.atomic
-def request_change(*, player, lexicon_code: str, word: str, action: str,
-                   reason: str) -> tuple[DictionaryRequest, bool]:
+def request_change(*, player, lexicon_code: str, word: str, action: str, reason: str) -> tuple[DictionaryRequest, bool]:
     """Ask for ``word`` to be added to or removed from a lexicon.
 
     Returns (request, joined): an open request for the same change is joined (the
@@ -253,8 +255,11 @@ def request_change(*, player, lexicon_code: str, word: str, action: str,
     # One player's requests are decided one at a time, so the open-request limit holds.
     get_user_model().objects.select_for_update().get(pk=player.pk)
 
-    existing = (DictionaryRequest.objects.select_for_update()
-                .filter(lexicon=lexicon, word=word, action=action, status=Status.OPEN).first())
+    existing = (
+        DictionaryRequest.objects.select_for_update()
+        .filter(lexicon=lexicon, word=word, action=action, status=Status.OPEN)
+        .first()
+    )
     if existing is not None:
         return _join(existing, player), True
 
@@ -268,9 +273,7 @@ def request_change(*, player, lexicon_code: str, word: str, action: str,
         raise Refused(f"“{word}” is not in {lexicon.name}, so it cannot be removed.")
     open_count = DictionaryRequest.objects.filter(requester=player, status=Status.OPEN).count()
     if open_count >= MAX_OPEN_REQUESTS:
-        raise Refused(
-            f"You already have {open_count} open requests; wait for a decision on one of them."
-        )
+        raise Refused(f"You already have {open_count} open requests; wait for a decision on one of them.")
     try:
         with transaction.atomic():
             created = DictionaryRequest.objects.create(
@@ -298,13 +301,11 @@ def _join(request: DictionaryRequest, player) -> DictionaryRequest:
 
 
 def can_moderate(user) -> bool:
-    return bool(user and user.is_active and user.is_staff
-                and user.has_perm("lexicon.moderate_dictionaryrequest"))
+    return bool(user and user.is_active and user.is_staff and user.has_perm("lexicon.moderate_dictionaryrequest"))
 
 
 @transaction.atomic
-def request_decide(*, request_id: int, moderator, approve: bool,
-                   note: str = "") -> DictionaryRequest:
+def request_decide(*, request_id: int, moderator, approve: bool, note: str = "") -> DictionaryRequest:
     """Approve or reject an open request; an approval makes the lexicon's next version.
 
     The request row is locked, so of two moderators deciding at the same moment the
@@ -312,8 +313,7 @@ def request_decide(*, request_id: int, moderator, approve: bool,
     """
     if not can_moderate(moderator):
         raise PermissionDenied("Only moderators can decide dictionary requests.")
-    request = (DictionaryRequest.objects.select_for_update().select_related("lexicon")
-               .get(pk=request_id))
+    request = DictionaryRequest.objects.select_for_update().select_related("lexicon").get(pk=request_id)
     if request.status != Status.OPEN:
         raise Refused(
             f"This request was already {request.get_status_display().lower()}"
@@ -332,14 +332,14 @@ def request_decide(*, request_id: int, moderator, approve: bool,
     return request
 
 
-def requests_decide(*, request_ids, moderator, approve: bool,
-                    note: str = "") -> tuple[list[DictionaryRequest], list[str]]:
+def requests_decide(
+    *, request_ids, moderator, approve: bool, note: str = ""
+) -> tuple[list[DictionaryRequest], list[str]]:
     """Decide several requests, each in its own transaction; return (decided, problems)."""
     decided, problems = [], []
     for request_id in request_ids:
         try:
-            decided.append(request_decide(request_id=request_id, moderator=moderator,
-                                          approve=approve, note=note))
+            decided.append(request_decide(request_id=request_id, moderator=moderator, approve=approve, note=note))
         except Refused as refusal:
             problems.append(f"#{request_id}: {refusal}")
     return decided, problems
@@ -349,8 +349,7 @@ def _apply(request: DictionaryRequest, *, moderator, when, note: str) -> int:
     """Record the request's change as the lexicon's next version; return that version."""
     lexicon = Lexicon.objects.select_for_update().get(pk=request.lexicon_id)
     if request.action == Action.ADD and too_long_for(lexicon.code, request.word):
-        raise Refused(f"{lexicon.name} holds no words of {len(request.word)} letters; "
-                             "reject the request instead.")
+        raise Refused(f"{lexicon.name} holds no words of {len(request.word)} letters; reject the request instead.")
     present = request.word in get_lexicon(lexicon.code, lexicon.current_version)
     if present == (request.action == Action.ADD):
         raise Refused(
@@ -364,11 +363,18 @@ def _apply(request: DictionaryRequest, *, moderator, when, note: str) -> int:
     return version
 
 
-def _record_change(lexicon: Lexicon, word: str, action: str, moderator, when, request,
-                   note: str) -> int:
+def _record_change(lexicon: Lexicon, word: str, action: str, moderator, when, request, note: str) -> int:
     version = lexicon.current_version + 1
-    WordChange.objects.create(lexicon=lexicon, version=version, word=word, action=action,
-                              decided_by=moderator, decided_at=when, request=request, note=note)
+    WordChange.objects.create(
+        lexicon=lexicon,
+        version=version,
+        word=word,
+        action=action,
+        decided_by=moderator,
+        decided_at=when,
+        request=request,
+        note=note,
+    )
     lexicon.current_version = version
     lexicon.save(update_fields=["current_version"])
     transaction.on_commit(lambda: _precompile_later(lexicon.code, version))
@@ -394,8 +400,7 @@ def _follow_union(union_code: str, parts: tuple[str, ...], request, moderator, w
     present = request.word in get_lexicon(union.code, union.current_version)
     if wanted != present:
         action = Action.ADD if wanted else Action.REMOVE
-        _record_change(union, request.word, action, moderator, when, request,
-                       f"follows {request.lexicon.code}")
+        _record_change(union, request.word, action, moderator, when, request, f"follows {request.lexicon.code}")
 
 
 def _notify_decision(request: DictionaryRequest, version: int | None) -> None:
@@ -407,8 +412,11 @@ def _notify_decision(request: DictionaryRequest, version: int | None) -> None:
     from accounts.services import notify
 
     lexicon = request.lexicon.name
-    change = (f"add “{request.word}” to {lexicon}" if request.action == Action.ADD
-              else f"remove “{request.word}” from {lexicon}")
+    change = (
+        f"add “{request.word}” to {lexicon}"
+        if request.action == Action.ADD
+        else f"remove “{request.word}” from {lexicon}"
+    )
     if version is None:
         verdict, outcome = "was rejected", "was rejected"
         subject = f"Dictionary request rejected: {request.word}"
@@ -417,22 +425,31 @@ def _notify_decision(request: DictionaryRequest, version: int | None) -> None:
         verdict, outcome = "was approved", f"was approved: {lexicon} version {version}"
         subject = f"Dictionary request approved: {request.word}"
         has = "has" if request.action == Action.ADD else "no longer has"
-        effect = (f"{lexicon} version {version} {has} “{request.word}”; games that start "
-                  "from now on use it, games in progress keep their version.")
+        effect = (
+            f"{lexicon} version {version} {has} “{request.word}”; games that start "
+            "from now on use it, games in progress keep their version."
+        )
     note = f"Moderator's note: {request.moderator_note}" if request.moderator_note else ""
     url = reverse("lexicon:my_requests")
-    whose = {request.requester: "Your request",
-             **{supporter: "The request you supported" for supporter in request.supporters.all()}}
+    whose = {
+        request.requester: "Your request",
+        **{supporter: "The request you supported" for supporter in request.supporters.all()},
+    }
     for player, subject_of in whose.items():
         text = f"{subject_of} to {change} {outcome}."
         if note:
             text += f" {note}"
-        body = "\n\n".join(part for part in (
-            f"{subject_of} to {change} {verdict}.", effect, note,
-            f"Your dictionary requests: {getattr(settings, 'SITE_URL', '')}{url}",
-        ) if part)
-        notify(user=player, kind="dictionary", text=text, url=url,
-               email_subject=subject, email_body=body + "\n")
+        body = "\n\n".join(
+            part
+            for part in (
+                f"{subject_of} to {change} {verdict}.",
+                effect,
+                note,
+                f"Your dictionary requests: {getattr(settings, 'SITE_URL', '')}{url}",
+            )
+            if part
+        )
+        notify(user=player, kind="dictionary", text=text, url=url, email_subject=subject, email_body=body + "\n")
 
 
 def offensive_words_shown(user) -> bool:

@@ -35,10 +35,14 @@ def _check_results(word: str) -> dict:
     if problem:
         return {"problem": problem, "presence": [], "band": None}
     presence = services.word_presence(word)
-    return {"problem": None, "presence": presence,
-            "present_count": sum(p.present for p in presence),
-            "absent_names": [p.lexicon.name for p in presence if not p.present],
-            "band": frequency.band(word), "zipf": frequency.zipf(word)}
+    return {
+        "problem": None,
+        "presence": presence,
+        "present_count": sum(p.present for p in presence),
+        "absent_names": [p.lexicon.name for p in presence if not p.present],
+        "band": frequency.band(word),
+        "zipf": frequency.zipf(word),
+    }
 
 
 @login_required
@@ -51,16 +55,21 @@ def request_change(request):
             data = form.cleaned_data
             try:
                 created, joined = services.request_change(
-                    player=request.user, lexicon_code=data["lexicon"].code, word=data["word"],
-                    action=data["action"], reason=data["reason"],
+                    player=request.user,
+                    lexicon_code=data["lexicon"].code,
+                    word=data["word"],
+                    action=data["action"],
+                    reason=data["reason"],
                 )
             except services.Refused as refusal:
                 form.add_error(None, str(refusal))
             else:
                 done = created
-                text = (f"You now support the open request to {created.action} “{created.word}”."
-                        if joined else
-                        f"Your request to {created.action} “{created.word}” is waiting for a moderator.")
+                text = (
+                    f"You now support the open request to {created.action} “{created.word}”."
+                    if joined
+                    else f"Your request to {created.action} “{created.word}” is waiting for a moderator."
+                )
                 if not request.htmx:
                     messages.success(request, text)
                     return redirect("lexicon:my_requests")
@@ -79,8 +88,9 @@ def _request_heading(form: RequestForm) -> str | None:
     values = form.data if form.is_bound else form.initial
     word = services.normalise_word(str(values.get("word", "")))
     action = values.get("action")
-    lexicon = Lexicon.objects.filter(code=str(values.get("lexicon", "")).replace("\x00", ""),
-                                     accepts_requests=True).first()
+    lexicon = Lexicon.objects.filter(
+        code=str(values.get("lexicon", "")).replace("\x00", ""), accepts_requests=True
+    ).first()
     if services.word_problem(word) or action not in ("add", "remove") or lexicon is None:
         return None
     return f"Ask to {action} “{word}” {'to' if action == 'add' else 'from'} {lexicon.name}"
@@ -89,9 +99,8 @@ def _request_heading(form: RequestForm) -> str | None:
 @login_required
 def my_requests(request):
     """The player's requests, and the ones they support, with statuses and notes."""
-    own = (request.user.dictionary_requests.select_related("lexicon", "moderator")
-           .prefetch_related("supporters"))
-    supported = (request.user.supported_dictionary_requests.select_related("lexicon", "requester"))
+    own = request.user.dictionary_requests.select_related("lexicon", "moderator").prefetch_related("supporters")
+    supported = request.user.supported_dictionary_requests.select_related("lexicon", "requester")
     return render(request, "lexicon/my_requests.html", {"own": own, "supported": supported})
 
 
@@ -105,5 +114,8 @@ def changes(request):
     if chosen:
         rows = rows.filter(lexicon__code=chosen)
     page = Paginator(rows, CHANGES_PER_PAGE).get_page(request.GET.get("page"))
-    return render(request, "lexicon/changes.html",
-                  {"lexicons": lexicons, "chosen": chosen, "rows": page.object_list, "page": page})
+    return render(
+        request,
+        "lexicon/changes.html",
+        {"lexicons": lexicons, "chosen": chosen, "rows": page.object_list, "page": page},
+    )

@@ -27,16 +27,11 @@ UNIONS = {"en": ("en-gb", "en-us")}
 CODES = ("en-gb", "en-us", "en", "common", "wordgame")
 #: code, name, description, accepts requests; in display order.
 CATALOGUE = (
-    ("en-gb", "British English",
-     "British spellings (colour, organise), SCOWL size 70. Word Rampage and hunts.", True),
-    ("en-us", "American English",
-     "American spellings (color, organize), SCOWL size 70. Word Rampage and hunts.", True),
-    ("en", "British + American",
-     "Every word of British English and American English: a word in either counts.", False),
-    ("common", "Common English",
-     "Common words of 2 to 10 letters, both spellings, SCOWL size 50. Word Grid.", True),
-    ("wordgame", "Wordgame",
-     "The larger list, both spellings, SCOWL size 80. Wordgame's default.", True),
+    ("en-gb", "British English", "British spellings (colour, organise), SCOWL size 70. Word Rampage and hunts.", True),
+    ("en-us", "American English", "American spellings (color, organize), SCOWL size 70. Word Rampage and hunts.", True),
+    ("en", "British + American", "Every word of British English and American English: a word in either counts.", False),
+    ("common", "Common English", "Common words of 2 to 10 letters, both spellings, SCOWL size 50. Word Grid.", True),
+    ("wordgame", "Wordgame", "The larger list, both spellings, SCOWL size 80. Wordgame's default.", True),
 )
 #: Lists that hold only shorter words than requests generally may add (RULES §3).
 LONGEST_WORD = {"common": 10}
@@ -100,7 +95,7 @@ def check_files() -> None:
             text = lzma.decompress(_read_bytes(path))
         except lzma.LZMAError as error:
             raise WordListError(f"word list {path} is corrupt: {error}") from None
-        if not text.endswith(b"\n") or not _WORD_LINE.fullmatch(text[:text.find(b"\n")]):
+        if not text.endswith(b"\n") or not _WORD_LINE.fullmatch(text[: text.find(b"\n")]):
             raise WordListError(f"word list {path} is corrupt: not one a-z word a line")
 
 
@@ -125,8 +120,9 @@ def cache_key(code: str, added: Iterable[str] = (), removed: Iterable[str] = ())
     return digest.hexdigest()[:20]
 
 
-def compile_lexicon(code: str, added: Iterable[str] = (), removed: Iterable[str] = (),
-                    cache_dir: Path | None = None) -> Lexicon:
+def compile_lexicon(
+    code: str, added: Iterable[str] = (), removed: Iterable[str] = (), cache_dir: Path | None = None
+) -> Lexicon:
     """Return the Lexicon of ``code`` plus ``added`` minus ``removed``, via the disk cache."""
     added, removed = frozenset(added), frozenset(removed)
     cache_dir = default_cache_dir() if cache_dir is None else Path(cache_dir)
@@ -161,6 +157,15 @@ def _write_atomically(path: Path, data: bytes) -> None:
 
 
 __all__ = [
-    "CATALOGUE", "CODES", "LONGEST_WORD", "DATA_DIR", "WordListError", "cache_key", "check_files", "compile_lexicon",
-    "default_cache_dir", "source_files", "words",
+    "CATALOGUE",
+    "CODES",
+    "LONGEST_WORD",
+    "DATA_DIR",
+    "WordListError",
+    "cache_key",
+    "check_files",
+    "compile_lexicon",
+    "default_cache_dir",
+    "source_files",
+    "words",
 ]

@@ -37,7 +37,7 @@ from games.engine.crossword_game import PASS, PLACE, SWAP, Move
 from lexicon.wordlists import compile_lexicon
 
 ROOT = Path(__file__).resolve().parent.parent
-EXPLORE = 0.2          # chance of playing one of the next-best plays instead of the best
+EXPLORE = 0.2  # chance of playing one of the next-best plays instead of the best
 EXPLORE_FROM = 4
 SIMULATIONS_PER_POSITION = 8  # --method simulate: random leaves tried per position
 
@@ -48,8 +48,7 @@ def _policy(table):
     def choose(position, name, rng, frequency=None):
         candidates = crossword_bot.ranked(position, value, EXPLORE_FROM)
         swap = crossword_bot.best_swap(position, value)
-        if swap is not None and (not candidates or swap[0] > candidates[0].equity
-                                 + crossword_bot.SWAP_MARGIN):
+        if swap is not None and (not candidates or swap[0] > candidates[0].equity + crossword_bot.SWAP_MARGIN):
             return Move.swap(position.seat, swap[1])
         if not candidates:
             return Move.pass_(position.seat)
@@ -57,6 +56,7 @@ def _policy(table):
         if len(candidates) > 1 and rng.random() < EXPLORE:
             pick = rng.choice(candidates[1:])
         return Move.place(position.seat, pick.placement)
+
     return choose
 
 
@@ -82,12 +82,16 @@ def _worker(args):
             # Only mid-game leaves: the rack refills and the next turn is a normal one.
             if len(after.bag) >= 2 * variant.rack_size and move.kind != PASS:
                 # The leave is the rack before drawing: its tiles minus those played.
-                used = ("".join("?" if b else letter for _, _, letter, b in move.placement)
-                        if move.kind == PLACE else move.tiles)
+                used = (
+                    "".join("?" if b else letter for _, _, letter, b in move.placement)
+                    if move.kind == PLACE
+                    else move.tiles
+                )
                 pending[seat] = crossword_bot.leave_of_tiles(before.racks[seat], used)
 
-        selfplay.play_game(variant, lexicon, ("learner", "learner"),
-                           f"{seed}/{worker}/{games}", on_turn=on_turn, choose=choose)
+        selfplay.play_game(
+            variant, lexicon, ("learner", "learner"), f"{seed}/{worker}/{games}", on_turn=on_turn, choose=choose
+        )
         games += 1
     return games, dict(totals)
 
@@ -115,8 +119,7 @@ def _simulate_worker(args):
             entry[1] += play.score if play else 0
 
     while time.monotonic() < deadline:
-        selfplay.play_game(variant, lexicon, ("greedy", "greedy"), f"{seed}/{worker}/{games}",
-                           on_turn=on_turn)
+        selfplay.play_game(variant, lexicon, ("greedy", "greedy"), f"{seed}/{worker}/{games}", on_turn=on_turn)
         games += 1
     return games, dict(totals)
 
@@ -193,10 +196,11 @@ def _method_settings(method: str) -> dict:
             "positions": "every turn of greedy-against-greedy games with at least two racks in the bag",
             "simulations_per_position": SIMULATIONS_PER_POSITION,
             "target": "best score (movegen) of the leave refilled at random from the seat's "
-                      "unseen tiles, on the position's board, minus the fitted mean",
+            "unseen tiles, on the position's board, minus the fitted mean",
         }
     return {
-        "explore": EXPLORE, "explore_from": EXPLORE_FROM,
+        "explore": EXPLORE,
+        "explore_from": EXPLORE_FROM,
         "first_round_policy": "club (leaves.heuristic_value)",
         "target": "points scored on the seat's next turn, minus the fitted mean",
     }
@@ -210,11 +214,16 @@ def main(argv=None) -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", default="leaves-1")
     parser.add_argument("--ridge", type=float, default=30.0)
-    parser.add_argument("--method", choices=("selfplay", "simulate"), default="selfplay",
-                        help="selfplay: the next turn's points in bot games; simulate: "
-                             "random leaves filled from the unseen tiles in greedy games")
-    parser.add_argument("--prior", type=Path,
-                        help="a table (JSON) to shrink toward instead of 0, e.g. the other variant's")
+    parser.add_argument(
+        "--method",
+        choices=("selfplay", "simulate"),
+        default="selfplay",
+        help="selfplay: the next turn's points in bot games; simulate: "
+        "random leaves filled from the unseen tiles in greedy games",
+    )
+    parser.add_argument(
+        "--prior", type=Path, help="a table (JSON) to shrink toward instead of 0, e.g. the other variant's"
+    )
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
     prior = leaves.LeaveTable.from_json(args.prior).weights if args.prior else None
@@ -223,21 +232,33 @@ def main(argv=None) -> None:
     totals: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
     for round_number in range(1, args.rounds + 1):
         started = time.monotonic()
-        games, found = _gather(args.variant, weights, f"{args.seed}/{round_number}",
-                               args.jobs, args.minutes, args.method)
+        games, found = _gather(
+            args.variant, weights, f"{args.seed}/{round_number}", args.jobs, args.minutes, args.method
+        )
         # Every round's samples count: later rounds add leaves the better policy keeps.
         for leave, (n, total) in found.items():
             totals[leave][0] += n
             totals[leave][1] += total
         samples = sum(n for n, _ in found.values())
         weights, bias = fit(totals, args.ridge, prior)
-        history.append({"round": round_number, "games": games, "samples": int(samples),
-                        "distinct_leaves": len(totals), "mean_next_score": round(bias, 2),
-                        "seconds": round(time.monotonic() - started)})
+        history.append(
+            {
+                "round": round_number,
+                "games": games,
+                "samples": int(samples),
+                "distinct_leaves": len(totals),
+                "mean_next_score": round(bias, 2),
+                "seconds": round(time.monotonic() - started),
+            }
+        )
         print(json.dumps(history[-1]), file=sys.stderr)
     settings = {
-        "variant": args.variant, "seed": args.seed, "rounds": args.rounds,
-        "minutes_per_round": args.minutes, "jobs": args.jobs, "ridge": args.ridge,
+        "variant": args.variant,
+        "seed": args.seed,
+        "rounds": args.rounds,
+        "minutes_per_round": args.minutes,
+        "jobs": args.jobs,
+        "ridge": args.ridge,
         "prior": str(args.prior) if args.prior else None,
         "method": args.method,
         **_method_settings(args.method),

@@ -169,10 +169,24 @@ class LiveSite:
 
     def start(self) -> LiveSite:
         bin_dir = Path(sys.executable).parent
-        web = self._spawn("daphne", [str(bin_dir / "daphne"), "-b", "127.0.0.1", "-p", str(self.port), "config.asgi:application"])
-        self._spawn("worker", [str(bin_dir / "celery"), "-A", "config", "worker", "--pool=threads", "--concurrency=4", "--loglevel=INFO"])
-        self._spawn("beat", [str(bin_dir / "celery"), "-A", "config", "beat", "--loglevel=INFO",
-                             f"--schedule={self.logs}/beat-{self.port}"])
+        web = self._spawn(
+            "daphne", [str(bin_dir / "daphne"), "-b", "127.0.0.1", "-p", str(self.port), "config.asgi:application"]
+        )
+        self._spawn(
+            "worker",
+            [str(bin_dir / "celery"), "-A", "config", "worker", "--pool=threads", "--concurrency=4", "--loglevel=INFO"],
+        )
+        self._spawn(
+            "beat",
+            [
+                str(bin_dir / "celery"),
+                "-A",
+                "config",
+                "beat",
+                "--loglevel=INFO",
+                f"--schedule={self.logs}/beat-{self.port}",
+            ],
+        )
         wait_for_port(self.port, web)
         return self
 
@@ -229,8 +243,15 @@ def browser():
         browser = playwright.chromium.launch(
             executable_path=CHROMIUM,
             headless=True,
-            args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
         )
         yield browser
         browser.close()

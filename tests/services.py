@@ -42,7 +42,9 @@ except ImportError:  # `python -m tests.services system` runs before .venv exist
 CHROMIUM = "/usr/bin/chromium"
 # The Debian package that provides each program the tests need.
 DEBIAN_PACKAGES = {
-    "postgres": "postgresql", "redis-server": "redis-server", "chromium": "chromium",
+    "postgres": "postgresql",
+    "redis-server": "redis-server",
+    "chromium": "chromium",
     "venv": f"python{sys.version_info.major}.{sys.version_info.minor}-venv",
 }
 
@@ -132,7 +134,11 @@ class _Server:
         # Its own session, so kill() can take the whole process group down at once
         # (PostgreSQL's backends too) and a Ctrl-C in the terminal does not reach it.
         self.process = subprocess.Popen(
-            self._command(), cwd=self.dir, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            self._command(),
+            cwd=self.dir,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
             start_new_session=True,
         )
         log.close()
@@ -227,8 +233,23 @@ class RedisServer(_Server):
 
     def _command(self) -> list[str]:
         return [
-            self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-            "--dir", str(self.dir), "--daemonize", "no", "--protected-mode", "yes", "--databases", "16",
+            self.binary,
+            "--port",
+            str(self.port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(self.dir),
+            "--daemonize",
+            "no",
+            "--protected-mode",
+            "yes",
+            "--databases",
+            "16",
         ]
 
     def _ready(self) -> bool:
@@ -268,7 +289,9 @@ class PostgresServer(_Server):
             try:
                 user = pwd.getpwnam("postgres")
             except KeyError as exc:
-                raise ServiceError("running as root needs the 'postgres' system user (apt-get install postgresql)") from exc
+                raise ServiceError(
+                    "running as root needs the 'postgres' system user (apt-get install postgresql)"
+                ) from exc
             os.chown(self.dir, user.pw_uid, user.pw_gid)
             # setpriv replaces itself with the program (no extra parent process), so the
             # process we hold is the postmaster itself.
@@ -285,9 +308,23 @@ class PostgresServer(_Server):
     def _initdb(self) -> None:
         # The cluster's own pg_hba.conf: trust for local sockets and loopback only.
         result = subprocess.run(
-            [*self._run_as, str(self.bin_dir / "initdb"), "-D", str(self.data), "-U", "postgres", "-A", "trust",
-             "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"],
-            cwd=self.dir, capture_output=True, text=True,
+            [
+                *self._run_as,
+                str(self.bin_dir / "initdb"),
+                "-D",
+                str(self.data),
+                "-U",
+                "postgres",
+                "-A",
+                "trust",
+                "-E",
+                "UTF8",
+                "--locale=C.UTF-8",
+                "--no-sync",
+            ],
+            cwd=self.dir,
+            capture_output=True,
+            text=True,
         )
         if result.returncode != 0:
             raise ServiceError(f"initdb failed:\n{result.stdout}\n{result.stderr}")
@@ -298,10 +335,24 @@ class PostgresServer(_Server):
         # Commits still wait for their WAL write, so a fault test that SIGKILLs the server
         # finds every committed row after the restart.
         return [
-            *self._run_as, str(self.bin_dir / "postgres"), "-D", str(self.data), "-p", str(self.port),
-            "-c", "listen_addresses=127.0.0.1", "-c", f"unix_socket_directories={self.dir}",
-            "-c", "fsync=off", "-c", "full_page_writes=off",
-            "-c", "max_connections=200", "-c", "logging_collector=off",
+            *self._run_as,
+            str(self.bin_dir / "postgres"),
+            "-D",
+            str(self.data),
+            "-p",
+            str(self.port),
+            "-c",
+            "listen_addresses=127.0.0.1",
+            "-c",
+            f"unix_socket_directories={self.dir}",
+            "-c",
+            "fsync=off",
+            "-c",
+            "full_page_writes=off",
+            "-c",
+            "max_connections=200",
+            "-c",
+            "logging_collector=off",
         ]
 
     def _stop_signal(self) -> int:
@@ -390,7 +441,9 @@ def missing_programs() -> list[str]:
         missing.append("venv")
     if not os.environ.get("TEST_DATABASE_URL") and postgres_bin_dir() is None:
         missing.append("postgres")
-    if not os.environ.get("TEST_REDIS_URL") and not (shutil.which("redis-server") or os.path.exists("/usr/bin/redis-server")):
+    if not os.environ.get("TEST_REDIS_URL") and not (
+        shutil.which("redis-server") or os.path.exists("/usr/bin/redis-server")
+    ):
         missing.append("redis-server")
     if not os.path.exists(CHROMIUM):
         missing.append("chromium")
@@ -413,8 +466,10 @@ def ensure_system(install: bool) -> int:
         return 1
     print(f"Installing {' '.join(packages)} (apt-get)...", file=sys.stderr)
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    for command in (["apt-get", "update", "-qq"],
-                    ["apt-get", "install", "-y", "-qq", "--no-install-recommends", *packages]):
+    for command in (
+        ["apt-get", "update", "-qq"],
+        ["apt-get", "install", "-y", "-qq", "--no-install-recommends", *packages],
+    ):
         if subprocess.run(command, env=env).returncode != 0:
             print(f"'{' '.join(command)}' failed", file=sys.stderr)
             return 1

@@ -69,8 +69,9 @@ def venv_usable(venv: Path = VENV) -> bool:
 
 def venv_package(python: str) -> str | None:
     """Debian's package with the venv module for ``python`` (None if it does not run)."""
-    result = subprocess.run([python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        [python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"], capture_output=True, text=True
+    )
     version = result.stdout.strip() if result.returncode == 0 else ""
     return f"python{version}-venv" if version else None
 
@@ -106,8 +107,10 @@ def create_venv(venv: Path = VENV, python: str = sys.executable) -> None:
         shutil.rmtree(venv, ignore_errors=True)
         say(f"could not create a virtual environment with pip: {(result.stderr or result.stdout).strip()}")
         package = venv_package(python) or "python3-venv"
-        say(f"On Debian or Ubuntu install Python's venv module first: sudo apt-get install {package} "
-            f"(python3-venv for the default python3), then run the command again.")
+        say(
+            f"On Debian or Ubuntu install Python's venv module first: sudo apt-get install {package} "
+            f"(python3-venv for the default python3), then run the command again."
+        )
         sys.exit(1)
 
 
@@ -137,8 +140,10 @@ def install() -> None:
     if lock_digest() != pyproject_digest():
         # Someone added or changed a requirement without `make lock`: install it over the
         # locked set (pip keeps locked versions that still satisfy it), and say so.
-        say("pyproject.toml's dependencies changed since requirements.lock was made: "
-            "installing them unlocked; run `make lock` to lock them.")
+        say(
+            "pyproject.toml's dependencies changed since requirements.lock was made: "
+            "installing them unlocked; run `make lock` to lock them."
+        )
         pip(*requirements())
     STAMP.write_text(state())
 
@@ -156,8 +161,20 @@ def lock(uv_args: list[str]) -> None:
         pip("uv")
     say("resolving pyproject.toml (dependencies + dev) for Python >= 3.11 on every platform")
     command = [
-        str(uv), "pip", "compile", PYPROJECT.name, "--extra", "dev", "--universal", "--python-version", "3.11",
-        "--generate-hashes", "--no-header", "--output-file", LOCK.name, *uv_args,
+        str(uv),
+        "pip",
+        "compile",
+        PYPROJECT.name,
+        "--extra",
+        "dev",
+        "--universal",
+        "--python-version",
+        "3.11",
+        "--generate-hashes",
+        "--no-header",
+        "--output-file",
+        LOCK.name,
+        *uv_args,
     ]
     env = dict(os.environ, UV_PYTHON_DOWNLOADS="never")
     result = subprocess.run(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
@@ -168,8 +185,7 @@ def lock(uv_args: list[str]) -> None:
     LOCK.write_text(
         f"{DIGEST_PREFIX}{pyproject_digest()}\n"
         "# The tested versions of every dependency, with hashes. Do not edit: `make lock`\n"
-        "# regenerates it from pyproject.toml (uv pip compile --universal --generate-hashes).\n"
-        + body
+        "# regenerates it from pyproject.toml (uv pip compile --universal --generate-hashes).\n" + body
     )
     say(f"wrote {LOCK.name}; installing it into .venv")
     install()

@@ -26,9 +26,21 @@ class GameAdmin(admin.ModelAdmin):
     list_display = ("__str__", "status", "players", "move_count", "deadline", "created_at")
     list_filter = ("variant", "status")
     search_fields = ("seats__user__username",)
-    readonly_fields = ("seed", "series", "game_number", "rematch_of", "lexicon_code",
-                       "lexicon_version", "move_count", "to_move", "deadline",
-                       "remind_at", "started_at", "finished_at", "end_reason")
+    readonly_fields = (
+        "seed",
+        "series",
+        "game_number",
+        "rematch_of",
+        "lexicon_code",
+        "lexicon_version",
+        "move_count",
+        "to_move",
+        "deadline",
+        "remind_at",
+        "started_at",
+        "finished_at",
+        "end_reason",
+    )
     inlines = [SeatInline, MoveInline]
 
     def has_add_permission(self, request):
@@ -51,8 +63,7 @@ class BotErrorAdmin(admin.ModelAdmin):
 
     list_display = ("created_at", "game", "move_number", "seat", "strength", "rack")
     list_filter = ("strength",)
-    readonly_fields = ("game", "move_number", "seat", "strength", "rack", "board", "error",
-                       "created_at")
+    readonly_fields = ("game", "move_number", "seat", "strength", "rack", "board", "error", "created_at")
 
     def has_add_permission(self, request):
         return False

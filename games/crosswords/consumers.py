@@ -47,5 +47,4 @@ class GameConsumer(ChatMixin, JsonMessageConsumer):
         await self.send_json({"type": "pong"})
 
     async def game_moved(self, event):
-        await self.send_json({"type": "moved", "move_count": event["move_count"],
-                              "status": event["status"]})
+        await self.send_json({"type": "moved", "move_count": event["move_count"], "status": event["status"]})

@@ -12,5 +12,4 @@ def my_games(request):
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {}
-    return {"crossword_games_awaiting": SimpleLazyObject(
-        lambda: selectors.games_awaiting_move_count(user=user))}
+    return {"crossword_games_awaiting": SimpleLazyObject(lambda: selectors.games_awaiting_move_count(user=user))}

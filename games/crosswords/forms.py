@@ -21,8 +21,9 @@ _LETTER = re.compile(r"[a-z]")
 
 
 BOT_CHOICES = [("", "None")] + list(BotStrength.choices)
-TIME_CHOICES = ([(d * DAY, durations.spoken(d * DAY)) for d in DAYS_PER_MOVE]
-                + [(m * 60, f"{durations.spoken(m * 60)} (live)") for m in LIVE_MINUTES_PER_MOVE])
+TIME_CHOICES = [(d * DAY, durations.spoken(d * DAY)) for d in DAYS_PER_MOVE] + [
+    (m * 60, f"{durations.spoken(m * 60)} (live)") for m in LIVE_MINUTES_PER_MOVE
+]
 
 
 class PlayBotForm(forms.Form):
@@ -31,36 +32,43 @@ class PlayBotForm(forms.Form):
     prefix = "bot"  # the new-game page shows it beside NewGameForm, whose names it shares
 
     variant = forms.ChoiceField(choices=Variant.choices, initial=Variant.WORD_GRID)
-    strength = forms.ChoiceField(label="Bot", choices=BotStrength.choices,
-                                 initial=BotStrength.CASUAL)
-    seconds_per_move = forms.TypedChoiceField(label="Time per move", coerce=int,
-                                              initial=5 * 60, choices=TIME_CHOICES)
+    strength = forms.ChoiceField(label="Bot", choices=BotStrength.choices, initial=BotStrength.CASUAL)
+    seconds_per_move = forms.TypedChoiceField(label="Time per move", coerce=int, initial=5 * 60, choices=TIME_CHOICES)
 
 
 class NewGameForm(forms.Form):
-    variant = forms.ChoiceField(choices=Variant.choices, initial=Variant.WORD_GRID,
-                                widget=forms.RadioSelect)
-    seconds_per_move = forms.TypedChoiceField(
-        label="Time per move", coerce=int, initial=3 * DAY,
-        choices=TIME_CHOICES)
+    variant = forms.ChoiceField(choices=Variant.choices, initial=Variant.WORD_GRID, widget=forms.RadioSelect)
+    seconds_per_move = forms.TypedChoiceField(label="Time per move", coerce=int, initial=3 * DAY, choices=TIME_CHOICES)
     invitees = forms.CharField(
-        label="Invite players", required=False, max_length=200,
-        help_text="Usernames, separated by commas or spaces (up to 3 for Word Grid, 1 for Wordgame).")
+        label="Invite players",
+        required=False,
+        max_length=200,
+        help_text="Usernames, separated by commas or spaces (up to 3 for Word Grid, 1 for Wordgame).",
+    )
     open_seats = forms.TypedChoiceField(
-        label="Open seats for anyone in the lobby", coerce=int, initial=0,
-        choices=[(0, "None"), (1, "1"), (2, "2"), (3, "3")])
+        label="Open seats for anyone in the lobby",
+        coerce=int,
+        initial=0,
+        choices=[(0, "None"), (1, "1"), (2, "2"), (3, "3")],
+    )
     ranked = forms.BooleanField(
-        label="Ranked", required=False,
-        help_text="Two players only: the result changes both ratings.")
-    rating_min = forms.IntegerField(label="Lowest rating of a taker", required=False,
-                                    help_text="Ranked open seeks only; leave empty for anyone.")
+        label="Ranked", required=False, help_text="Two players only: the result changes both ratings."
+    )
+    rating_min = forms.IntegerField(
+        label="Lowest rating of a taker", required=False, help_text="Ranked open seeks only; leave empty for anyone."
+    )
     rating_max = forms.IntegerField(label="Highest rating of a taker", required=False)
 
-    bot_1 = forms.ChoiceField(label="Bots", required=False, choices=BOT_CHOICES,
-                              help_text="Bots take their seats at once; a game with bots is never ranked.")
+    bot_1 = forms.ChoiceField(
+        label="Bots",
+        required=False,
+        choices=BOT_CHOICES,
+        help_text="Bots take their seats at once; a game with bots is never ranked.",
+    )
     bot_2 = forms.ChoiceField(label="Second bot", required=False, choices=BOT_CHOICES)
-    bot_3 = forms.ChoiceField(label="Third bot", required=False, choices=BOT_CHOICES,
-                              help_text="Word Grid only: up to three bots.")
+    bot_3 = forms.ChoiceField(
+        label="Third bot", required=False, choices=BOT_CHOICES, help_text="Word Grid only: up to three bots."
+    )
 
     def __init__(self, *args, player=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -69,8 +77,7 @@ class NewGameForm(forms.Form):
     @property
     def bots(self) -> list[str]:
         """The strengths of the bots chosen, in seat order."""
-        return [self.cleaned_data[name] for name in ("bot_1", "bot_2", "bot_3")
-                if self.cleaned_data.get(name)]
+        return [self.cleaned_data[name] for name in ("bot_1", "bot_2", "bot_3") if self.cleaned_data.get(name)]
 
     def clean_invitees(self):
         names = [n for n in re.split(r"[\s,;]+", self.cleaned_data["invitees"]) if n]
@@ -87,10 +94,8 @@ class NewGameForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        if (not self.errors and not data.get("invitees") and not data.get("open_seats")
-                and not self.bots):
-            raise forms.ValidationError(
-                "Invite at least one player, choose a bot or open a seat in the lobby.")
+        if not self.errors and not data.get("invitees") and not data.get("open_seats") and not self.bots:
+            raise forms.ValidationError("Invite at least one player, choose a bot or open a seat in the lobby.")
         if not self.errors and self.bots and data.get("ranked"):
             raise forms.ValidationError("Games with bots are never ranked.")
         return data
@@ -118,8 +123,7 @@ def parse_placement(raw: str) -> list[tuple[int, int, str, bool]]:
         if not all(type(v) is int and 0 <= v < 15 for v in (row, col)):
             raise PlacementError("A tile is off the board.")
         if not isinstance(letter, str) or not _LETTER.fullmatch(letter.lower()):
-            raise PlacementError("Declare the blank's letter first." if blank else
-                                 "A tile has no letter.")
+            raise PlacementError("Declare the blank's letter first." if blank else "A tile has no letter.")
         if not isinstance(blank, bool):
             raise PlacementError("The placement could not be read.")
         if (row, col) in squares:

@@ -54,13 +54,11 @@ class Game(models.Model):
     # decides who opens (RULES §3).
     series = models.UUIDField(default=uuid.uuid4, db_index=True)
     game_number = models.PositiveSmallIntegerField(default=1)
-    rematch_of = models.OneToOneField(
-        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch")
+    rematch_of = models.OneToOneField("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch")
     seconds_per_move = models.PositiveIntegerField()
     is_open_seek = models.BooleanField(default=False)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -79,15 +77,11 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-pk"]
-        indexes = [models.Index(fields=["status", "deadline"]),
-                   models.Index(fields=["status", "remind_at"])]
+        indexes = [models.Index(fields=["status", "deadline"]), models.Index(fields=["status", "remind_at"])]
         constraints = [
-            models.CheckConstraint(condition=Q(players__gte=2, players__lte=4),
-                                   name="crossword_two_to_four_players"),
-            models.CheckConstraint(condition=Q(seconds_per_move__gte=10),
-                                   name="crossword_time_per_move_positive"),
-            models.CheckConstraint(condition=Q(ranked=False) | Q(players=2),
-                                   name="crossword_ranked_two_players"),
+            models.CheckConstraint(condition=Q(players__gte=2, players__lte=4), name="crossword_two_to_four_players"),
+            models.CheckConstraint(condition=Q(seconds_per_move__gte=10), name="crossword_time_per_move_positive"),
+            models.CheckConstraint(condition=Q(ranked=False) | Q(players=2), name="crossword_ranked_two_players"),
         ]
 
     def __str__(self) -> str:
@@ -113,8 +107,8 @@ class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     index = models.PositiveSmallIntegerField()  # the engine's 0-based seat
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True,
-        related_name="crossword_seats")
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="crossword_seats"
+    )
     accepted = models.BooleanField(default=False)
     score = models.IntegerField(default=0)
     place = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -124,8 +118,9 @@ class Seat(models.Model):
         ordering = ["game", "index"]
         constraints = [
             models.UniqueConstraint(fields=["game", "index"], name="crossword_seat_index_unique"),
-            models.UniqueConstraint(fields=["game", "user"], condition=Q(user__isnull=False),
-                                    name="crossword_one_seat_per_player"),
+            models.UniqueConstraint(
+                fields=["game", "user"], condition=Q(user__isnull=False), name="crossword_one_seat_per_player"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -185,8 +180,7 @@ class Bot(models.Model):
     per strength so one game can seat two bots of the same strength.
     """
 
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                                related_name="crossword_bot")
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="crossword_bot")
     variant = models.CharField(max_length=10, choices=Variant.choices)
     strength = models.CharField(max_length=10, choices=BotStrength.choices)
     number = models.PositiveSmallIntegerField(default=1)
@@ -194,8 +188,7 @@ class Bot(models.Model):
     class Meta:
         ordering = ["variant", "strength", "number"]
         constraints = [
-            models.UniqueConstraint(fields=["variant", "strength", "number"],
-                                    name="crossword_bot_unique"),
+            models.UniqueConstraint(fields=["variant", "strength", "number"], name="crossword_bot_unique"),
         ]
 
     def __str__(self) -> str:

@@ -55,14 +55,22 @@ def engine_state(game: Game, moves=None) -> engine.Game:
 
     if moves is None:
         return STATES.latest(
-            key, lambda number: game.moves.filter(number__gte=number).order_by("number"),
-            new=new, step=step)
+            key, lambda number: game.moves.filter(number__gte=number).order_by("number"), new=new, step=step
+        )
     return STATES.state(key, moves, new=new, step=step)
 
 
 def _state_key(game: Game) -> tuple:
-    return ("crossword", game.pk, game.seed, game.variant, game.players, game.game_number,
-            game.lexicon_code, game.lexicon_version)
+    return (
+        "crossword",
+        game.pk,
+        game.seed,
+        game.variant,
+        game.players,
+        game.game_number,
+        game.lexicon_code,
+        game.lexicon_version,
+    )
 
 
 def remember_state(game: Game, state: engine.Game, last: Move) -> None:
@@ -73,8 +81,13 @@ def remember_state(game: Game, state: engine.Game, last: Move) -> None:
 def replay_state(game: Game) -> engine.Game:
     """Replay every stored move from the seed, checking each again (no kept state)."""
     return engine.replay(
-        crossword.variant_named(game.variant), game.players, game.seed,
-        [engine_move(m) for m in game.moves.order_by("number")], lexicon(game), game.game_number)
+        crossword.variant_named(game.variant),
+        game.players,
+        game.seed,
+        [engine_move(m) for m in game.moves.order_by("number")],
+        lexicon(game),
+        game.game_number,
+    )
 
 
 STATES = StateCache()
@@ -99,7 +112,7 @@ def letter_value(game: Game, tile: str) -> int:
 
 
 def result_text(game: Game, state: engine.Game, seats: dict[int, Seat]) -> str:
-    """"ann wins (312–280)" or "a draw between …", with why the game ended.
+    """ "ann wins (312–280)" or "a draw between …", with why the game ended.
 
     Scores are listed in the order of the places, so a winner who is behind on points
     because the others left is not shown with the leader's score.
@@ -108,8 +121,7 @@ def result_text(game: Game, state: engine.Game, seats: dict[int, Seat]) -> str:
     names = [seats[s].user.shown_name for s in winners]
     line = "–".join(str(score) for _, score, _ in state.standings())
     why = END_REASONS.get(state.end_reason, state.end_reason or "")
-    gone = [f"{seats[s].user.shown_name} {seats[s].left}" for s in state.left_order
-            if seats[s].user and seats[s].left]
+    gone = [f"{seats[s].user.shown_name} {seats[s].left}" for s in state.left_order if seats[s].user and seats[s].left]
     if state.end_reason == engine.LAST_SEAT and gone:
         why = " and ".join(gone)
     if len(winners) > 1:
@@ -123,8 +135,7 @@ def result_text(game: Game, state: engine.Game, seats: dict[int, Seat]) -> str:
 
 
 def _awaiting(user):
-    return Game.objects.filter(status=Status.ACTIVE, seats__user=user,
-                               seats__index=F("to_move"))
+    return Game.objects.filter(status=Status.ACTIVE, seats__user=user, seats__index=F("to_move"))
 
 
 def games_awaiting_move_count(*, user) -> int:
@@ -141,8 +152,7 @@ class GameRow:
 
     @property
     def opponents(self) -> str:
-        names = [s.user.shown_name if s.user else "open seat" for s in self.seats
-                 if s is not self.my_seat]
+        names = [s.user.shown_name if s.user else "open seat" for s in self.seats if s is not self.my_seat]
         return ", ".join(names)
 
 
@@ -164,8 +174,7 @@ def my_games(*, user) -> dict[str, list[GameRow]]:
     active = list(mine.filter(status=Status.ACTIVE).order_by("deadline"))
     waiting_start = list(mine.filter(status=Status.WAITING).order_by("-created_at"))
     finished = list(mine.filter(status=Status.FINISHED).order_by("-finished_at")[:30])
-    invitations = [g for g in waiting_start
-                   if any(s.user_id == user.pk and not s.accepted for s in g.seats.all())]
+    invitations = [g for g in waiting_start if any(s.user_id == user.pk and not s.accepted for s in g.seats.all())]
     return {
         "my_turn": _rows([g for g in active if g.pk in awaiting_ids], user),
         "their_turn": _rows([g for g in active if g.pk not in awaiting_ids], user),
@@ -177,17 +186,23 @@ def my_games(*, user) -> dict[str, list[GameRow]]:
 
 def open_seeks(*, user) -> list[GameRow]:
     """Open seeks with a free seat that ``user`` could take."""
-    games = (Game.objects.filter(status=Status.WAITING, is_open_seek=True,
-                                 seats__user__isnull=True)
-             .exclude(seats__user=user).distinct()
-             .prefetch_related("seats__user").order_by("-created_at")[:50])
+    games = (
+        Game.objects.filter(status=Status.WAITING, is_open_seek=True, seats__user__isnull=True)
+        .exclude(seats__user=user)
+        .distinct()
+        .prefetch_related("seats__user")
+        .order_by("-created_at")[:50]
+    )
     return _rows(games, user)
 
 
 def finished_games(*, user, limit: int = 10) -> list[GameRow]:
     """``user``'s latest finished games (their profile)."""
-    games = (Game.objects.filter(status=Status.FINISHED, seats__user=user)
-             .prefetch_related("seats__user").order_by("-finished_at")[:limit])
+    games = (
+        Game.objects.filter(status=Status.FINISHED, seats__user=user)
+        .prefetch_related("seats__user")
+        .order_by("-finished_at")[:limit]
+    )
     return _rows(games, user)
 
 
@@ -298,8 +313,9 @@ def shown_words(placement, words, board: crossword.Board | None) -> list[tuple[s
                 cells = crossword.word_through(board, row, col, across=across)
                 if len(cells) >= 2:
                     word = "".join(letter for _, _, letter, _ in cells)
-                    shown.setdefault(word, "".join(letter if blank else letter.upper()
-                                                   for _, _, letter, blank in cells))
+                    shown.setdefault(
+                        word, "".join(letter if blank else letter.upper() for _, _, letter, blank in cells)
+                    )
     return [(shown.get(word, word.upper()), points) for word, points in words]
 
 
@@ -334,21 +350,32 @@ def game_view(*, game: Game, viewer) -> GameView:
     viewer_id = getattr(viewer, "pk", None)
     views = []
     for seat in seats:
-        views.append(SeatView(
-            index=seat.index, user=seat.user,
-            name=seat.user.shown_name if seat.user else "Open seat",
-            score=seat.score, accepted=seat.accepted, left=seat.left, place=seat.place,
-            to_move=game.status == Status.ACTIVE and game.to_move == seat.index,
-            is_me=seat.user_id is not None and seat.user_id == viewer_id,
-            tiles_on_rack=len(state.racks[seat.index]) if state else 0,
-            adjustment=(state.adjustments[seat.index]
-                        if state and state.is_over and state.adjustments else None),
-            tiles_left=(state.racks[seat.index] if state and state.is_over else "")))
+        views.append(
+            SeatView(
+                index=seat.index,
+                user=seat.user,
+                name=seat.user.shown_name if seat.user else "Open seat",
+                score=seat.score,
+                accepted=seat.accepted,
+                left=seat.left,
+                place=seat.place,
+                to_move=game.status == Status.ACTIVE and game.to_move == seat.index,
+                is_me=seat.user_id is not None and seat.user_id == viewer_id,
+                tiles_on_rack=len(state.racks[seat.index]) if state else 0,
+                adjustment=(state.adjustments[seat.index] if state and state.is_over and state.adjustments else None),
+                tiles_left=(state.racks[seat.index] if state and state.is_over else ""),
+            )
+        )
     me = next((v for v in views if v.is_me), None)
     view = GameView(game=game, seats=views, me=me, started=started)
-    view.invited = (game.status == Status.WAITING and me is not None and not me.accepted)
-    view.can_join = (game.status == Status.WAITING and me is None and game.is_open_seek
-                     and viewer_id is not None and any(s.user_id is None for s in seats))
+    view.invited = game.status == Status.WAITING and me is not None and not me.accepted
+    view.can_join = (
+        game.status == Status.WAITING
+        and me is None
+        and game.is_open_seek
+        and viewer_id is not None
+        and any(s.user_id is None for s in seats)
+    )
     if state is None:
         view.rows = _squares(game, crossword.Board.empty(), set())
         return view
@@ -368,12 +395,19 @@ def game_view(*, game: Game, viewer) -> GameView:
     view.unseen_total = len(unseen)
     names = {s.index: v.name for s, v in zip(seats, views)}
     rack_size = state.variant.rack_size
-    _, described = HISTORY.state(_state_key(game), moves, new=lambda: (crossword.Board.empty(), ()),
-                                 step=_described)
+    _, described = HISTORY.state(_state_key(game), moves, new=lambda: (crossword.Board.empty(), ()), step=_described)
     view.history = [
-        HistoryLine(m.number + 1, names[m.seat], kind, text, m.score, m.words,
-                    all_tiles=m.kind == MoveKind.PLACE and len(m.placement) == rack_size)
-        for m, (kind, text) in zip(moves, described)]
+        HistoryLine(
+            m.number + 1,
+            names[m.seat],
+            kind,
+            text,
+            m.score,
+            m.words,
+            all_tiles=m.kind == MoveKind.PLACE and len(m.placement) == rack_size,
+        )
+        for m, (kind, text) in zip(moves, described)
+    ]
     if game.status == Status.ACTIVE:
         view.my_turn = me is not None and game.to_move == me.index
         if view.my_turn and state.to_move == me.index:
@@ -422,8 +456,7 @@ def preview(*, game: Game, player, placement, move_count: int | None = None) -> 
     if seat is None:
         return {"legal": False, "reason": "You are not playing in this game.", "offered": []}
     if move_count is not None and move_count != game.move_count:
-        return {"legal": False, "stale": True, "offered": [],
-                "reason": "The game has moved on; reloading the board."}
+        return {"legal": False, "stale": True, "offered": [], "reason": "The game has moved on; reloading the board."}
     state = engine_state(game)
     offered = [[r, c] for r, c in sorted(crossword.offered_squares(state.board, placement))]
     result = {"legal": False, "offered": offered, "score": None, "words": []}
@@ -437,9 +470,13 @@ def preview(*, game: Game, player, placement, move_count: int | None = None) -> 
             result["reason"] = refused.reason[:1].upper() + refused.reason[1:] + "."
         else:
             words = shown_words(placement, play.words, state.board.with_tiles(placement))
-            result.update(legal=True, score=play.score, reason="",
-                          words=[[w, p] for w, p in words],
-                          bonus=crossword.all_tiles_points(state.variant, len(placement)))
+            result.update(
+                legal=True,
+                score=play.score,
+                reason="",
+                words=[[w, p] for w, p in words],
+                bonus=crossword.all_tiles_points(state.variant, len(placement)),
+            )
     return result
 
 
@@ -456,12 +493,14 @@ def replay_frames(*, game: Game) -> list[dict]:
         scores[move.seat] += move.score
         name = seats[move.seat].user.shown_name if seats[move.seat].user else "?"
         _, text = describe_move(move, board)
-        frames.append({
-            "tiles": [[r, c, l, b, 0 if b else letter_value(game, l)] for r, c, l, b in board.tiles()],
-            "last": [[r, c] for r, c, _, _ in move.placement] if move.kind == MoveKind.PLACE else [],
-            "scores": list(scores),
-            "text": f"{move.number + 1}. {name}: {text}" + (f" (+{move.score})" if move.score else ""),
-        })
+        frames.append(
+            {
+                "tiles": [[r, c, ch, b, 0 if b else letter_value(game, ch)] for r, c, ch, b in board.tiles()],
+                "last": [[r, c] for r, c, _, _ in move.placement] if move.kind == MoveKind.PLACE else [],
+                "scores": list(scores),
+                "text": f"{move.number + 1}. {name}: {text}" + (f" (+{move.score})" if move.score else ""),
+            }
+        )
     if game.status == Status.FINISHED and frames:
         frames[-1]["scores"] = [seats[i].score for i in range(game.players)]
         frames[-1]["text"] += " — final scores after end adjustments"
@@ -486,7 +525,12 @@ def analysis_summary(*, game: Game) -> list[AnalysisSummary] | None:
     if analysis is None:
         return None
     seats = {s.index: s for s in game.seats.select_related("user")}
-    return [AnalysisSummary(
-        name=seats[row["seat"]].user.shown_name if seats[row["seat"]].user else "?",
-        moves=row["moves"], average_equity_loss=row["average_equity_loss"],
-        best_missed=row["best_missed"]) for row in analysis.summary]
+    return [
+        AnalysisSummary(
+            name=seats[row["seat"]].user.shown_name if seats[row["seat"]].user else "?",
+            moves=row["moves"],
+            average_equity_loss=row["average_equity_loss"],
+            best_missed=row["best_missed"],
+        )
+        for row in analysis.summary
+    ]

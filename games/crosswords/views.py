@@ -31,8 +31,7 @@ def _bad(reason: str, status: int = 400) -> JsonResponse:
 @login_required
 @require_GET
 def my_games(request):
-    context = {"lists": selectors.my_games(user=request.user),
-               "seeks": selectors.open_seeks(user=request.user)}
+    context = {"lists": selectors.my_games(user=request.user), "seeks": selectors.open_seeks(user=request.user)}
     return render(request, "crosswords/my_games.html", context)
 
 
@@ -51,21 +50,29 @@ def new_game(request):
         try:
             if form.bots:
                 game = bots.game_create_with_bots(
-                    creator=request.user, variant=data["variant"],
-                    seconds_per_move=data["seconds_per_move"], bots=form.bots,
-                    invitees=data["invitees"], open_seats=data["open_seats"])
+                    creator=request.user,
+                    variant=data["variant"],
+                    seconds_per_move=data["seconds_per_move"],
+                    bots=form.bots,
+                    invitees=data["invitees"],
+                    open_seats=data["open_seats"],
+                )
             else:
                 game = services.game_create(
-                    creator=request.user, variant=data["variant"],
-                    seconds_per_move=data["seconds_per_move"], invitees=data["invitees"],
-                    open_seats=data["open_seats"], ranked=data["ranked"],
-                    rating_min=data["rating_min"], rating_max=data["rating_max"])
+                    creator=request.user,
+                    variant=data["variant"],
+                    seconds_per_move=data["seconds_per_move"],
+                    invitees=data["invitees"],
+                    open_seats=data["open_seats"],
+                    ranked=data["ranked"],
+                    rating_min=data["rating_min"],
+                    rating_max=data["rating_max"],
+                )
         except Refused as refused:
             form.add_error(None, refused.reason)
         else:
             return redirect(game)
-    return render(request, "crosswords/new_game.html",
-                  {"form": form, "bot_form": PlayBotForm()})
+    return render(request, "crosswords/new_game.html", {"form": form, "bot_form": PlayBotForm()})
 
 
 @login_required
@@ -76,14 +83,16 @@ def play_bot(request):
         data = form.cleaned_data
         try:
             game = bots.game_create_with_bots(
-                creator=request.user, variant=data["variant"],
-                seconds_per_move=data["seconds_per_move"], bots=[data["strength"]])
+                creator=request.user,
+                variant=data["variant"],
+                seconds_per_move=data["seconds_per_move"],
+                bots=[data["strength"]],
+            )
         except Refused as refused:
             form.add_error(None, refused.reason)
         else:
             return redirect(game)
-    return render(request, "crosswords/new_game.html",
-                  {"form": NewGameForm(player=request.user), "bot_form": form})
+    return render(request, "crosswords/new_game.html", {"form": NewGameForm(player=request.user), "bot_form": form})
 
 
 @login_required
@@ -120,8 +129,9 @@ def preview(request, pk: int):
         placement = parse_placement(raw) if raw != "[]" else []
     except PlacementError as error:
         return JsonResponse({"legal": False, "reason": str(error), "offered": None})
-    return JsonResponse(selectors.preview(game=game, player=request.user, placement=placement,
-                                          move_count=_move_count(request)))
+    return JsonResponse(
+        selectors.preview(game=game, player=request.user, placement=placement, move_count=_move_count(request))
+    )
 
 
 @login_required
@@ -132,8 +142,7 @@ def play(request, pk: int):
         return _bad("The page is out of date; reload it.", 409)
     try:
         placement = parse_placement(request.POST.get("placement"))
-        move = services.game_play(game_id=pk, player=request.user, placement=placement,
-                                  move_count=move_count)
+        move = services.game_play(game_id=pk, player=request.user, placement=placement, move_count=move_count)
     except PlacementError as error:
         return _bad(str(error))
     except Refused as refused:
@@ -213,8 +222,7 @@ def cancel(request, pk: int):
 @login_required
 @require_POST
 def rematch(request, pk: int):
-    return _lobby_action(request, pk, services.game_rematch, "Rematch offered.",
-                         started="The rematch has started.")
+    return _lobby_action(request, pk, services.game_rematch, "Rematch offered.", started="The rematch has started.")
 
 
 @login_required

@@ -60,15 +60,16 @@ def parse_square(name: str) -> tuple[int, int]:
 
 # -- premium squares (RULES §3, shared by both variants) ------------------------------
 
+
 def _premiums() -> Mapping[tuple[int, int], str]:
     table = {
         "3W": "(0,0) (0,7) (0,14) (7,0) (7,14) (14,0) (14,7) (14,14)",
         "2W": "(1,1) (2,2) (3,3) (4,4) (1,13) (2,12) (3,11) (4,10) (13,1) (12,2) (11,3) "
-              "(10,4) (13,13) (12,12) (11,11) (10,10) (7,7)",
+        "(10,4) (13,13) (12,12) (11,11) (10,10) (7,7)",
         "3L": "(1,5) (1,9) (5,1) (5,5) (5,9) (5,13) (9,1) (9,5) (9,9) (9,13) (13,5) (13,9)",
         "2L": "(0,3) (0,11) (2,6) (2,8) (3,0) (3,7) (3,14) (6,2) (6,6) (6,8) (6,12) (7,3) "
-              "(7,11) (8,2) (8,6) (8,8) (8,12) (11,0) (11,7) (11,14) (12,6) (12,8) (14,3) "
-              "(14,11)",
+        "(7,11) (8,2) (8,6) (8,8) (8,12) (11,0) (11,7) (11,14) (12,6) (12,8) (14,3) "
+        "(14,11)",
     }
     squares = {}
     for kind, spec in table.items():
@@ -82,6 +83,7 @@ PREMIUMS = _premiums()
 
 
 # -- variants ---------------------------------------------------------------------------
+
 
 @dataclass(frozen=True, eq=False, repr=False)
 class Variant:
@@ -107,9 +109,9 @@ class Variant:
     max_word_length: int
     min_players: int
     max_players: int
-    first_player: str            # "rotate" (seat N opens game N) or "draw"
+    first_player: str  # "rotate" (seat N opens game N) or "draw"
     end_streak: int
-    end_streak_kind: str          # "scoreless" or "pass"
+    end_streak_kind: str  # "scoreless" or "pass"
     end_streak_per_player: bool
     redeal_after_opening_passes: bool
     default_lexicon: str
@@ -173,6 +175,7 @@ VARIANTS = MappingProxyType({WORD_GRID.name: WORD_GRID, WORDGAME.name: WORDGAME}
 def variant_named(name: str) -> Variant:
     """The variant called ``name`` ("wordgrid" or "wordgame")."""
     return VARIANTS[name]
+
 
 _LETTER_MULTIPLIER = {"2L": 2, "3L": 3}
 _WORD_MULTIPLIER = {"2W": 2, "3W": 3}
@@ -290,7 +293,7 @@ class Board:
         for row, col in self.blanks:
             cells[row * SIZE + col] = cells[row * SIZE + col].upper()
         text = "".join(cells)
-        return tuple(text[i:i + SIZE] for i in range(0, SIZE * SIZE, SIZE))
+        return tuple(text[i : i + SIZE] for i in range(0, SIZE * SIZE, SIZE))
 
     def __str__(self) -> str:
         return "\n".join(self.rows())
@@ -300,6 +303,7 @@ _EMPTY_BOARD = Board()
 
 
 # -- plays ----------------------------------------------------------------------------
+
 
 class IllegalPlay(ValueError):
     """A placement the rules refuse; ``reason`` is shown to the player."""
@@ -341,8 +345,14 @@ class Play:
 
     __slots__ = ("_source", "_words", "across", "placement", "score")
 
-    def __init__(self, score: int, placement: tuple[Tile, ...], across: bool,
-                 words: tuple[tuple[str, int], ...] | None = None, source=None) -> None:
+    def __init__(
+        self,
+        score: int,
+        placement: tuple[Tile, ...],
+        across: bool,
+        words: tuple[tuple[str, int], ...] | None = None,
+        source=None,
+    ) -> None:
         init = object.__setattr__
         init(self, "score", score)
         init(self, "placement", FrozenList(placement))
@@ -428,19 +438,13 @@ def _check_geometry(board: Board, tiles: tuple[Tile, ...], variant: Variant) -> 
     else:
         row, col = squares[0]
         # A lone tile's main word runs across unless it only has neighbours above or below.
-        across = (_has_neighbour(board, row, col, True)
-                  or not _has_neighbour(board, row, col, False))
+        across = _has_neighbour(board, row, col, True) or not _has_neighbour(board, row, col, False)
     if board.is_empty:
         if CENTRE not in placed:
             raise IllegalPlay("the first word must cover the centre")
         if len(tiles) < variant.first_word_min_length:
-            raise IllegalPlay(
-                f"the first word must have at least {variant.first_word_min_length} letters"
-            )
-    elif not any(
-        _has_neighbour(board, r, c, True) or _has_neighbour(board, r, c, False)
-        for r, c in squares
-    ):
+            raise IllegalPlay(f"the first word must have at least {variant.first_word_min_length} letters")
+    elif not any(_has_neighbour(board, r, c, True) or _has_neighbour(board, r, c, False) for r, c in squares):
         raise IllegalPlay("does not touch any tile on the board")
     return across
 
@@ -448,9 +452,11 @@ def _check_geometry(board: Board, tiles: tuple[Tile, ...], variant: Variant) -> 
 def _has_neighbour(board: Board, row: int, col: int, across: bool) -> bool:
     if across:
         return (col > 0 and board.letter(row, col - 1) is not None) or (
-            col < SIZE - 1 and board.letter(row, col + 1) is not None)
+            col < SIZE - 1 and board.letter(row, col + 1) is not None
+        )
     return (row > 0 and board.letter(row - 1, col) is not None) or (
-        row < SIZE - 1 and board.letter(row + 1, col) is not None)
+        row < SIZE - 1 and board.letter(row + 1, col) is not None
+    )
 
 
 def _word_through(board: Board, new: dict, row: int, col: int, across: bool):
@@ -509,8 +515,7 @@ def _score_words(board: Board, tiles: tuple[Tile, ...], variant: Variant, across
     letter_mult, word_mult = premium_table(variant)
     main_cells = _word_through(board, new, tiles[0][0], tiles[0][1], across)
     main_points = word_points(variant, main_cells, letter_mult, word_mult)
-    words = [("".join(cell[2] for cell in main_cells),
-              main_word_points(variant, main_points, len(tiles)))]
+    words = [("".join(cell[2] for cell in main_cells), main_word_points(variant, main_points, len(tiles)))]
     cross_total = 0
     for r, c, _, _ in sorted(tiles):
         cells = _word_through(board, new, r, c, not across)
@@ -534,11 +539,11 @@ def evaluate(board: Board, placement: Iterable[Sequence], variant: Variant, lexi
     if too_long:
         raise IllegalPlay(
             f"words have at most {variant.max_word_length} letters: "
-            + ", ".join(dict.fromkeys(w.upper() for w in too_long)))
+            + ", ".join(dict.fromkeys(w.upper() for w in too_long))
+        )
     unknown = [w for w, _ in words if w not in lexicon]
     if unknown:
-        raise IllegalPlay(
-            "not in the word list: " + ", ".join(dict.fromkeys(w.upper() for w in unknown)))
+        raise IllegalPlay("not in the word list: " + ", ".join(dict.fromkeys(w.upper() for w in unknown)))
     return Play(total, tiles, across, words)
 
 
@@ -567,8 +572,7 @@ def offered_squares(board: Board, pending: Iterable[Sequence]) -> frozenset[tupl
     if not taken:
         if board.is_empty:
             row, col = CENTRE
-            return frozenset(
-                [(row, c) for c in range(SIZE)] + [(r, col) for r in range(SIZE)])
+            return frozenset([(row, c) for c in range(SIZE)] + [(r, col) for r in range(SIZE)])
         offered = set()
         for r, c, _, _ in board.tiles():
             for step in range(1, 8):
@@ -590,15 +594,30 @@ def offered_squares(board: Board, pending: Iterable[Sequence]) -> frozenset[tupl
 
 # -- the game state machine lives in crossword_game; its names are served from here too.
 
-_GAME_NAMES = frozenset({
-    "Game", "Move", "TurnRecord", "new_game", "replay", "first_player",
-    "PLACE", "SWAP", "PASS", "RESIGN", "FORFEIT", "WENT_OUT", "STREAK", "LAST_SEAT",
-})
+_GAME_NAMES = frozenset(
+    {
+        "Game",
+        "Move",
+        "TurnRecord",
+        "new_game",
+        "replay",
+        "first_player",
+        "PLACE",
+        "SWAP",
+        "PASS",
+        "RESIGN",
+        "FORFEIT",
+        "WENT_OUT",
+        "STREAK",
+        "LAST_SEAT",
+    }
+)
 
 
 def __getattr__(name: str):
     # Imported lazily because crossword_game itself imports this module.
     if name in _GAME_NAMES:
         from games.engine import crossword_game
+
         return getattr(crossword_game, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

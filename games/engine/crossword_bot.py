@@ -65,15 +65,24 @@ class Position:
     rack: str
     seat: int
     bag_size: int
-    unseen: str                 # bag + other racks, sorted
+    unseen: str  # bag + other racks, sorted
     scores: tuple[int, ...]
     seats_in_play: int
 
     @classmethod
     def of(cls, game: Game, seat: int | None = None) -> Position:
         seat = game.to_move if seat is None else seat
-        return cls(game.variant, game.lexicon, game.board, game.racks[seat], seat,
-                   len(game.bag), game.unseen(seat), game.scores, sum(game.in_play))
+        return cls(
+            game.variant,
+            game.lexicon,
+            game.board,
+            game.racks[seat],
+            seat,
+            len(game.bag),
+            game.unseen(seat),
+            game.scores,
+            sum(game.in_play),
+        )
 
     @property
     def opponent_rack(self) -> str | None:
@@ -85,9 +94,14 @@ class Position:
         return sum(values[t] for t in tiles)
 
 
-def choose(position: Position, strength: str, rng: random.Random, *,
-           frequency: Callable[[str], float] | None = None,
-           leave_table: leaves.LeaveTable | None = None) -> Move:
+def choose(
+    position: Position,
+    strength: str,
+    rng: random.Random,
+    *,
+    frequency: Callable[[str], float] | None = None,
+    leave_table: leaves.LeaveTable | None = None,
+) -> Move:
     """The move a bot of ``strength`` makes in ``position``.
 
     ``frequency`` (word -> Zipf value) is needed by beginner and casual; without it every
@@ -108,6 +122,7 @@ def choose(position: Position, strength: str, rng: random.Random, *,
 
 
 # -- helpers ---------------------------------------------------------------------------
+
 
 def leave_of(rack: str, placement) -> str:
     """The rack tiles a placement keeps, sorted ("?" for a blank)."""
@@ -137,6 +152,7 @@ def _known(play: Play, frequency, min_zipf: float) -> bool:
 
 # -- strengths -------------------------------------------------------------------------
 
+
 def _greedy(position: Position) -> Move:
     play = movegen.best(position.board, position.rack, position.variant, position.lexicon)
     return _place(position, play) if play else _no_play(position)
@@ -147,8 +163,7 @@ def _beginner(position: Position, rng: random.Random, frequency) -> Move:
     short = [p for p in plays if len(p.placement) <= BEGINNER_LONGEST - 1]
     pool = short or plays
     looked_at = rng.sample(pool, min(BEGINNER_SAMPLE, len(pool)))
-    known = [p for p in looked_at if _known(p, frequency, BEGINNER_MIN_ZIPF)
-             and len(p.main_word) <= BEGINNER_LONGEST]
+    known = [p for p in looked_at if _known(p, frequency, BEGINNER_MIN_ZIPF) and len(p.main_word) <= BEGINNER_LONGEST]
     if known:
         return _place(position, max(known, key=lambda p: (p.score, p.key())))
     if looked_at:
@@ -158,8 +173,7 @@ def _beginner(position: Position, rng: random.Random, frequency) -> Move:
 
 
 def _casual(position: Position, rng: random.Random, frequency) -> Move:
-    shortlist = movegen.top(position.board, position.rack, position.variant,
-                            position.lexicon, CASUAL_SHORTLIST)
+    shortlist = movegen.top(position.board, position.rack, position.variant, position.lexicon, CASUAL_SHORTLIST)
     known = [p for p in shortlist if _known(p, frequency, CASUAL_MIN_ZIPF)] or shortlist
     if not known:
         return _no_play(position)
@@ -168,6 +182,7 @@ def _casual(position: Position, rng: random.Random, frequency) -> Move:
 
 
 # -- equity: club and expert -----------------------------------------------------------
+
 
 def leave_function(position: Position, leave_value) -> Callable[[str], float]:
     """What a leave adds to a play's score at this stage of the game (equity - score)."""
@@ -179,6 +194,7 @@ def leave_function(position: Position, leave_value) -> Callable[[str], float]:
 
         def endgame(leave: str) -> float:
             return out_bonus if not leave else -2.0 * position.tiles_value(leave)
+
         return endgame
     # With few tiles left to draw the game is nearly over: the leave counts for less.
     weight = min(1.0, position.bag_size / variant.rack_size)
@@ -188,16 +204,16 @@ def leave_function(position: Position, leave_value) -> Callable[[str], float]:
 
 
 def _subsets(rack: str) -> set[str]:
-    return {"".join(kept) for size in range(len(rack) + 1)
-            for kept in combinations(rack, size)}
+    return {"".join(kept) for size in range(len(rack) + 1) for kept in combinations(rack, size)}
 
 
 def ranked(position: Position, leave_value, n: int) -> list[movegen.RankedPlay]:
     """The ``n`` plays with the best equity (score + leave value), best first."""
     value = leave_function(position, leave_value)
     bound = max(value(leave) for leave in _subsets(position.rack))
-    return movegen.top(position.board, position.rack, position.variant, position.lexicon, n,
-                       leave_value=value, leave_bound=bound)
+    return movegen.top(
+        position.board, position.rack, position.variant, position.lexicon, n, leave_value=value, leave_bound=bound
+    )
 
 
 def best_swap(position: Position, leave_value) -> tuple[float, str] | None:
@@ -267,8 +283,7 @@ def _endgame(position: Position, opponent: str) -> Move:
             value = play.score + 2 * opponent_value
         else:
             after = position.board.with_tiles(play.placement)
-            value = (play.score - reply_value(after, leave)
-                     - position.tiles_value(leave))
+            value = play.score - reply_value(after, leave) - position.tiles_value(leave)
         if best_value is None or value > best_value:
             best_move, best_value = _place(position, play), value
     # Passing keeps our tiles while the opponent moves on the board as it is.

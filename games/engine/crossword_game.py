@@ -65,8 +65,7 @@ class Move:
 
     @classmethod
     def place(cls, seat: int, placement: Iterable[Sequence]) -> Move:
-        tiles = tuple((int(r), int(c), str(letter).lower(), bool(blank))
-                      for r, c, letter, blank in placement)
+        tiles = tuple((int(r), int(c), str(letter).lower(), bool(blank)) for r, c, letter, blank in placement)
         return cls(PLACE, seat, tiles)
 
     @classmethod
@@ -160,14 +159,14 @@ class Game:
     bag: tuple[str, ...]
     scores: tuple[int, ...]
     to_move: int
-    in_play: tuple[bool, ...]            # False once a seat resigned or forfeited
-    left_order: tuple[int, ...] = ()     # seats that resigned or forfeited, in order
-    streak: int = 0                      # consecutive scoreless turns (or passes)
+    in_play: tuple[bool, ...]  # False once a seat resigned or forfeited
+    left_order: tuple[int, ...] = ()  # seats that resigned or forfeited, in order
+    streak: int = 0  # consecutive scoreless turns (or passes)
     turns: tuple[TurnRecord, ...] = ()
     is_over: bool = False
     end_reason: str | None = None
     went_out: int | None = None
-    adjustments: tuple[int, ...] = ()    # end-of-game changes already in ``scores``
+    adjustments: tuple[int, ...] = ()  # end-of-game changes already in ``scores``
     lexicon: object = field(default=None, compare=False, repr=False)
 
     # -- reading -------------------------------------------------------------------
@@ -190,13 +189,16 @@ class Game:
         Seats still in play rank by score; seats that left rank below them, the latest
         to leave highest.
         """
-        staying = sorted((s for s in range(self.players) if self.in_play[s]),
-                         key=lambda s: -self.scores[s])
+        staying = sorted((s for s in range(self.players) if self.in_play[s]), key=lambda s: -self.scores[s])
         order = staying + list(reversed(self.left_order))
         result = []
         for index, seat in enumerate(order):
-            if (index and self.in_play[seat] and self.in_play[order[index - 1]]
-                    and self.scores[seat] == self.scores[order[index - 1]]):
+            if (
+                index
+                and self.in_play[seat]
+                and self.in_play[order[index - 1]]
+                and self.scores[seat] == self.scores[order[index - 1]]
+            ):
                 place = result[-1][2]
             else:
                 place = index + 1
@@ -278,10 +280,12 @@ class Game:
             counts = score == 0
         streak = self.streak + 1 if counts else 0
         record = TurnRecord(move, score, play, drawn)
-        game = replace(self, racks=racks, bag=bag, scores=scores, streak=streak,
-                       turns=self.turns + (record,))
-        if (variant.redeal_after_opening_passes and len(game.turns) == 2
-                and all(t.move.kind == PASS for t in game.turns)):
+        game = replace(self, racks=racks, bag=bag, scores=scores, streak=streak, turns=self.turns + (record,))
+        if (
+            variant.redeal_after_opening_passes
+            and len(game.turns) == 2
+            and all(t.move.kind == PASS for t in game.turns)
+        ):
             game = game._redeal()
         if move.kind == PLACE and not racks[move.seat] and not bag:
             return game._finish(WENT_OUT, move.seat)
@@ -306,8 +310,7 @@ class Game:
             seat = turn.move.seat
             if turn.move.kind in (RESIGN, FORFEIT) or not needed.get(seat):
                 continue
-            qualifies = (turn.move.kind == PASS if variant.end_streak_kind == "pass"
-                         else turn.score == 0)
+            qualifies = turn.move.kind == PASS if variant.end_streak_kind == "pass" else turn.score == 0
             if not qualifies:
                 return False
             needed[seat] -= 1
@@ -325,8 +328,7 @@ class Game:
             racks.append("".join(sorted(bag[:size])))
             bag = bag[size:]
         last = replace(self.turns[-1], redeal=True)
-        return replace(self, racks=tuple(racks), bag=bag, streak=0,
-                       turns=self.turns[:-1] + (last,))
+        return replace(self, racks=tuple(racks), bag=bag, streak=0, turns=self.turns[:-1] + (last,))
 
     def _leave(self, move: Move) -> Game:
         seat = move.seat
@@ -335,12 +337,15 @@ class Game:
             bag = _shuffled(bag + tuple(self.racks[seat]), self.seed, len(self.turns))
         in_play = _replace_at(self.in_play, seat, False)
         game = replace(
-            self, racks=_replace_at(self.racks, seat, ""), bag=bag, in_play=in_play,
+            self,
+            racks=_replace_at(self.racks, seat, ""),
+            bag=bag,
+            in_play=in_play,
             left_order=self.left_order + (seat,),
-            turns=self.turns + (TurnRecord(move, 0),))
+            turns=self.turns + (TurnRecord(move, 0),),
+        )
         if sum(in_play) < 2:
-            return replace(game, is_over=True, end_reason=LAST_SEAT,
-                           adjustments=(0,) * self.players)
+            return replace(game, is_over=True, end_reason=LAST_SEAT, adjustments=(0,) * self.players)
         # With one seat fewer, the scoreless turns already played may now end the game.
         if game._streak_reached():
             return game._finish(STREAK, None)
@@ -357,39 +362,45 @@ class Game:
 
     def _finish(self, reason: str, went_out: int | None) -> Game:
         """End-of-game adjustments: remaining tiles count against their holders."""
-        values = [_rack_value(self.variant, rack) if self.in_play[s] else 0
-                  for s, rack in enumerate(self.racks)]
+        values = [_rack_value(self.variant, rack) if self.in_play[s] else 0 for s, rack in enumerate(self.racks)]
         adjustments = [-v for v in values]
         if went_out is not None:
             adjustments[went_out] = sum(values)
         scores = tuple(s + a for s, a in zip(self.scores, adjustments))
-        return replace(self, scores=scores, is_over=True, end_reason=reason,
-                       went_out=went_out, adjustments=tuple(adjustments))
+        return replace(
+            self, scores=scores, is_over=True, end_reason=reason, went_out=went_out, adjustments=tuple(adjustments)
+        )
 
 
 def _replace_at(values: tuple, index: int, value) -> tuple:
-    return values[:index] + (value,) + values[index + 1:]
+    return values[:index] + (value,) + values[index + 1 :]
 
 
 def new_game(variant: Variant, players: int, seed, lexicon, game_number: int = 1) -> Game:
     """A fresh game: the bag shuffled from ``seed``, racks dealt in seat order."""
     if not variant.min_players <= players <= variant.max_players:
-        raise ValueError(
-            f"{variant.name} takes {variant.min_players}–{variant.max_players} players")
+        raise ValueError(f"{variant.name} takes {variant.min_players}–{variant.max_players} players")
     bag = _shuffled(variant.bag, seed, "bag")
     racks = []
     for _ in range(players):
-        racks.append("".join(sorted(bag[:variant.rack_size])))
-        bag = bag[variant.rack_size:]
+        racks.append("".join(sorted(bag[: variant.rack_size])))
+        bag = bag[variant.rack_size :]
     return Game(
-        variant=variant, players=players, seed=seed, game_number=game_number,
-        board=Board.empty(), racks=tuple(racks), bag=bag, scores=(0,) * players,
+        variant=variant,
+        players=players,
+        seed=seed,
+        game_number=game_number,
+        board=Board.empty(),
+        racks=tuple(racks),
+        bag=bag,
+        scores=(0,) * players,
         to_move=first_player(variant, players, game_number, seed),
-        in_play=(True,) * players, lexicon=lexicon)
+        in_play=(True,) * players,
+        lexicon=lexicon,
+    )
 
 
-def replay(variant: Variant, players: int, seed, moves: Iterable[Move], lexicon,
-           game_number: int = 1) -> Game:
+def replay(variant: Variant, players: int, seed, moves: Iterable[Move], lexicon, game_number: int = 1) -> Game:
     """Rebuild a game from its seed and moves (raises IllegalPlay on a bad move)."""
     game = new_game(variant, players, seed, lexicon, game_number)
     for move in moves:

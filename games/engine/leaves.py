@@ -54,8 +54,7 @@ def features(leave: str) -> list[str]:
             found.append(tile + "3")
     found.extend(f"{a}+{b}" for a, b in combinations(sorted(counts), 2))
     vowels = sum(count for tile, count in counts.items() if tile in VOWELS)
-    consonants = sum(count for tile, count in counts.items()
-                     if tile not in VOWELS and tile != BLANK)
+    consonants = sum(count for tile, count in counts.items() if tile not in VOWELS and tile != BLANK)
     found.append(f"v{vowels}c{consonants}")
     return found
 
@@ -100,10 +99,33 @@ def learned(variant_name: str) -> LeaveTable:
 # What one copy of a tile is worth in a leave, from common experience of the game:
 # blanks and S make plays everywhere, high-value awkward letters clog the rack.
 _TILE_WORTH = {
-    BLANK: 20.0, "s": 7.5, "e": 3.5, "r": 1.5, "z": 2.0, "x": 2.5, "h": 1.0, "d": 0.5,
-    "l": 0.5, "n": 0.5, "t": 0.5, "a": 0.5, "c": 0.0, "m": 0.5, "i": -1.0, "o": -1.5,
-    "p": -0.5, "y": -0.5, "k": -2.5, "g": -2.5, "b": -2.5, "f": -2.0, "w": -4.0,
-    "j": -3.0, "u": -4.0, "v": -6.0, "q": -7.0,
+    BLANK: 20.0,
+    "s": 7.5,
+    "e": 3.5,
+    "r": 1.5,
+    "z": 2.0,
+    "x": 2.5,
+    "h": 1.0,
+    "d": 0.5,
+    "l": 0.5,
+    "n": 0.5,
+    "t": 0.5,
+    "a": 0.5,
+    "c": 0.0,
+    "m": 0.5,
+    "i": -1.0,
+    "o": -1.5,
+    "p": -0.5,
+    "y": -0.5,
+    "k": -2.5,
+    "g": -2.5,
+    "b": -2.5,
+    "f": -2.0,
+    "w": -4.0,
+    "j": -3.0,
+    "u": -4.0,
+    "v": -6.0,
+    "q": -7.0,
 }
 _DUPLICATE_COST = 3.0
 

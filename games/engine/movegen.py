@@ -85,7 +85,7 @@ def _build_dawg(lexicon) -> tuple:
         built: list | dict = [None] * len(node_letters)
 
         def edges(node):
-            return node_letters[node], targets[first[node]:first[node + 1]]
+            return node_letters[node], targets[first[node] : first[node + 1]]
 
         def is_word(node):
             return node < n_final
@@ -116,8 +116,7 @@ def _build_dawg(lexicon) -> tuple:
             stack.extend(waiting)
             continue
         stack.pop()
-        built[node] = (letters, tuple([built[target] for target in targets_of_node]),
-                       is_word(node))
+        built[node] = (letters, tuple([built[target] for target in targets_of_node]), is_word(node))
     return built[lexicon.root]
 
 
@@ -162,6 +161,7 @@ def _cross_letters(root: tuple, before: str, after: str) -> str:
 
 # -- one call: the board, the rack, and each line's squares -----------------------------
 
+
 class _Line:
     """One line's squares (a row, or a column read top to bottom) for one rack.
 
@@ -170,8 +170,21 @@ class _Line:
     letters, or all with a blank). The rest feeds the shadow bounds.
     """
 
-    __slots__ = ("across", "anchors", "blank_points", "cross", "cross_mult", "is_anchor",
-                 "line", "lm", "max_value", "searcher", "tile_values", "tiles", "wm")
+    __slots__ = (
+        "across",
+        "anchors",
+        "blank_points",
+        "cross",
+        "cross_mult",
+        "is_anchor",
+        "line",
+        "lm",
+        "max_value",
+        "searcher",
+        "tile_values",
+        "tiles",
+        "wm",
+    )
 
 
 class _Call:
@@ -191,7 +204,7 @@ class _Call:
             if letter is not None and (index // SIZE, index % SIZE) not in board.blanks:
                 values[index] = self.letter_values[letter]
         self.cells, self.values = cells, values
-        self.row_text = [board.cells[r * SIZE:(r + 1) * SIZE] for r in range(SIZE)]
+        self.row_text = [board.cells[r * SIZE : (r + 1) * SIZE] for r in range(SIZE)]
         self.col_text = [board.cells[c::SIZE] for c in range(SIZE)]
         self.cross_words = _cross_cache(lexicon)
         self.first_move = all(letter is None for letter in cells)
@@ -210,8 +223,7 @@ class _Call:
         self.rack_letters = frozenset(rack) - {BLANK}
         # Tile values best first: the most any k tiles of the rack can be worth on the
         # k best squares is the k highest values paired with the k highest multipliers.
-        self.values_desc = sorted(
-            (0 if tile == BLANK else self.letter_values[tile] for tile in rack), reverse=True)
+        self.values_desc = sorted((0 if tile == BLANK else self.letter_values[tile] for tile in rack), reverse=True)
 
         filled = [letter is not None for letter in cells]
         self.filled = filled
@@ -223,9 +235,12 @@ class _Call:
                 if filled[index]:
                     continue
                 row, col = divmod(index, SIZE)
-                if ((col > 0 and filled[index - 1]) or (col < SIZE - 1 and filled[index + 1])
-                        or (row > 0 and filled[index - SIZE])
-                        or (row < SIZE - 1 and filled[index + SIZE])):
+                if (
+                    (col > 0 and filled[index - 1])
+                    or (col < SIZE - 1 and filled[index + 1])
+                    or (row > 0 and filled[index - SIZE])
+                    or (row < SIZE - 1 and filled[index + SIZE])
+                ):
                     anchors.add(index)
         self.anchor_squares = anchors
         # The first play, mirrored across the diagonal, is the same words on the same
@@ -233,7 +248,9 @@ class _Call:
         lm, wm = self.letter_mult, self.word_mult
         self.mirror = self.first_move and all(
             lm[r * SIZE + c] == lm[c * SIZE + r] and wm[r * SIZE + c] == wm[c * SIZE + r]
-            for r in range(SIZE) for c in range(SIZE))
+            for r in range(SIZE)
+            for c in range(SIZE)
+        )
         self._left_parts: _LeftParts | None = None
 
     def directions(self) -> tuple[bool, ...]:
@@ -245,8 +262,7 @@ class _Call:
         for across in self.directions():
             for line in range(SIZE):
                 squares = _line_squares(line, across)
-                anchors = [i for i, square in enumerate(squares)
-                           if square in self.anchor_squares]
+                anchors = [i for i, square in enumerate(squares) if square in self.anchor_squares]
                 if anchors:
                     result.append(self._line(line, across, squares, anchors))
         return result
@@ -288,7 +304,7 @@ class _Call:
             else:
                 text, at, first = self.col_text[col], row, col
             before = text[:at].rsplit(".", 1)[-1]
-            after = text[at + 1:].split(".", 1)[0]
+            after = text[at + 1 :].split(".", 1)[0]
             if not before and not after:
                 continue
             fixed = 0
@@ -349,7 +365,6 @@ class _Call:
         return limit
 
 
-
 def _line_squares(line: int, across: bool) -> list[int]:
     """Board indexes (row * 15 + col) of a line's squares, left to right or top to bottom."""
     if across:
@@ -358,6 +373,7 @@ def _line_squares(line: int, across: bool) -> list[int]:
 
 
 # -- collecting plays --------------------------------------------------------------------
+
 
 class _Plays(list):
     """Where a search puts plays, as (rank, score, placement, across, leave).
@@ -387,8 +403,7 @@ class _Leaves:
     """Leave values for one rack: each leave's value asked once, and the best value any
     leave of each size can have (the bound's leave term)."""
 
-    def __init__(self, call: _Call, leave_value: Callable[[str], float],
-                 leave_bound: float | None) -> None:
+    def __init__(self, call: _Call, leave_value: Callable[[str], float], leave_bound: float | None) -> None:
         self.leave_value = leave_value
         self.values: dict[str, float] = {}
         rack_length = call.rack_length
@@ -421,8 +436,7 @@ class _Leaves:
 _FREE = tuple((letter, 0) for letter in "abcdefghijklmnopqrstuvwxyz")
 
 
-def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None,
-              every_way: bool):
+def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None, every_way: bool):
     """The Appel–Jacobson search of one line, as a function of one anchor.
 
     ``search(anchor, size_floor)`` appends to ``out`` every play grown from the anchor
@@ -436,8 +450,7 @@ def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None,
     way of laying the blanks.
     """
     line, across = data.line, data.across
-    tiles, tile_values, cross, blank_points = (
-        data.tiles, data.tile_values, list(data.cross), data.blank_points)
+    tiles, tile_values, cross, blank_points = (data.tiles, data.tile_values, list(data.cross), data.blank_points)
     lm, wm = data.lm, data.wm
     root, counts, rack_length = call.root, call.counts, call.rack_length
     letter_values, combine, variant = call.letter_values, call.combine, call.variant
@@ -554,8 +567,7 @@ def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None,
                 for k in chosen:
                     letter = tiles_laid[k][2]
                     got[letter] = got.get(letter, 0) + 1
-                if forced and any(got.get(letter, 0) < number
-                                  for letter, number in needed.items()):
+                if forced and any(got.get(letter, 0) < number for letter, number in needed.items()):
                     continue
                 if leaves is None:
                     rank, leave = value, None
@@ -571,8 +583,9 @@ def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None,
                     rank = value + leave_of_value(leave)
                     if rank < floor:
                         continue
-                placement = tuple([(row, col, letter, k in chosen)
-                                   for k, (row, col, letter, _) in enumerate(tiles_laid)])
+                placement = tuple(
+                    [(row, col, letter, k in chosen) for k, (row, col, letter, _) in enumerate(tiles_laid)]
+                )
                 out.append((rank, value, placement, across, leave))
                 if len(out) == out.check_at:
                     out.trim()
@@ -625,19 +638,32 @@ def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None,
                     break
                 child = child[1][k]
             else:
-                if not child[2] and (end_only or (
-                        after_checks is not None and after_checks.keys().isdisjoint(child[0]))):
+                if not child[2] and (
+                    end_only or (after_checks is not None and after_checks.keys().isdisjoint(child[0]))
+                ):
                     continue
                 own = counts[letter]
                 if own:
                     counts[letter] = own - 1
                     placed.append((row, col, letter, False))
                     if end_only:
-                        record(after, start, main_points + letter_values[letter] * letter_mult,
-                               new_multiplier, cross_points + points)
+                        record(
+                            after,
+                            start,
+                            main_points + letter_values[letter] * letter_mult,
+                            new_multiplier,
+                            cross_points + points,
+                        )
                     else:
-                        extend(after, child, main_points + letter_values[letter] * letter_mult,
-                               new_multiplier, cross_points + points, start, used)
+                        extend(
+                            after,
+                            child,
+                            main_points + letter_values[letter] * letter_mult,
+                            new_multiplier,
+                            cross_points + points,
+                            start,
+                            used,
+                        )
                     placed.pop()
                     counts[letter] = own
                 if blanks and (every_way or not own):
@@ -715,9 +741,9 @@ def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None,
                             break
                         child = child[1][k]
                     else:
-                        if not child[2] and (end_only or (
-                                after_checks is not None
-                                and after_checks.keys().isdisjoint(child[0]))):
+                        if not child[2] and (
+                            end_only or (after_checks is not None and after_checks.keys().isdisjoint(child[0]))
+                        ):
                             continue
                         for tile in left_used:
                             counts[tile] -= 1
@@ -727,19 +753,16 @@ def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None,
                             if record_here:
                                 record(after, start, main_points, multiplier, points)
                             elif not end_only:
-                                extend(after, child, main_points, multiplier, points, start,
-                                       size + 1)
+                                extend(after, child, main_points, multiplier, points, start, size + 1)
                             placed.pop()
                             counts[letter] += 1
                         if blank_ok and (every_way or not own):
                             counts[BLANK] -= 1
                             placed.append((row, col, letter, True))
                             if record_here:
-                                record(after, start, run_points[anchor], multiplier,
-                                       blank_points_here)
+                                record(after, start, run_points[anchor], multiplier, blank_points_here)
                             elif not end_only:
-                                extend(after, child, run_points[anchor], multiplier,
-                                       blank_points_here, start, size + 1)
+                                extend(after, child, run_points[anchor], multiplier, blank_points_here, start, size + 1)
                             placed.pop()
                             counts[BLANK] += 1
                         for tile in left_used:
@@ -772,8 +795,7 @@ class _LeftParts:
             return self.by_size
         longest = max(longest, self.hint)
         counts, every_way = self.counts, self.every_way
-        by_size = [{letter: [] for letter in "abcdefghijklmnopqrstuvwxyz"}
-                   for _ in range(longest + 1)]
+        by_size = [{letter: [] for letter in "abcdefghijklmnopqrstuvwxyz"} for _ in range(longest + 1)]
 
         def grow(node, size, word, used, rest):
             # ``word``: the left part's letters; ``used``: the tiles it took ("?" for
@@ -791,8 +813,7 @@ class _LeftParts:
                     if letter in rest:
                         index[letter].append((child, word, used, True, True))
                         if deeper:
-                            grow(child, size, word + letter, used + letter,
-                                 rest.replace(letter, "", 1))
+                            grow(child, size, word + letter, used + letter, rest.replace(letter, "", 1))
                             if every_way:
                                 grow(child, size, word + letter, used + BLANK, after_blank)
                     else:
@@ -812,11 +833,9 @@ class _LeftParts:
                         child = children[k]
                         index[letter].append((child, word, used, True, False))
                         if deeper:
-                            grow(child, size, word + letter, used + letter,
-                                 rest.replace(letter, "", 1))
+                            grow(child, size, word + letter, used + letter, rest.replace(letter, "", 1))
 
-        grow(self.root, 0, "", "",
-             "".join(sorted(tile * count for tile, count in counts.items())))
+        grow(self.root, 0, "", "", "".join(sorted(tile * count for tile, count in counts.items())))
         self.by_size = by_size
         self.followed = {}
         return by_size
@@ -827,15 +846,14 @@ class _LeftParts:
         key = (size, letter, first)
         entries = self.followed.get(key)
         if entries is None:
-            entries = self.followed[key] = [
-                entry for entry in self.by_size[size][letter] if first in entry[0][0]]
+            entries = self.followed[key] = [entry for entry in self.by_size[size][letter] if first in entry[0][0]]
         return entries
 
 
 # -- shadow bounds -----------------------------------------------------------------------
 
-def _quick_bound(call: _Call, data: _Line, anchor: int, limit: int,
-                 leaves: _Leaves | None) -> float:
+
+def _quick_bound(call: _Call, data: _Line, anchor: int, limit: int, leaves: _Leaves | None) -> float:
     """A quick bound on every play grown from an anchor, however long its left part.
 
     All the squares any such play could cover are taken at once: their board tiles,
@@ -844,8 +862,7 @@ def _quick_bound(call: _Call, data: _Line, anchor: int, limit: int,
     subset of them, so none scores more (see ``_size_bounds`` for the exact bound).
     """
     tiles, tile_values = data.tiles, data.tile_values
-    lm, wm, cross_mult, max_value, cross_points = (
-        data.lm, data.wm, data.cross_mult, data.max_value, data.blank_points)
+    lm, wm, cross_mult, max_value, cross_points = (data.lm, data.wm, data.cross_mult, data.max_value, data.blank_points)
     combine = call.combine
     rack_length = call.rack_length
     points = 0
@@ -875,18 +892,15 @@ def _quick_bound(call: _Call, data: _Line, anchor: int, limit: int,
         bonus = call.variant.all_tiles_bonus
         if call.variant.all_tiles_doubles_main:
             multiplier *= 2
-    coefficients = sorted([lm[square] * (multiplier + cross_mult[square])
-                           for square in squares], reverse=True)
+    coefficients = sorted([lm[square] * (multiplier + cross_mult[square]) for square in squares], reverse=True)
     crossing = sorted([cross_points[square] for square in squares], reverse=True)
-    bound = (points * multiplier + sum(map(mul, call.values_desc, coefficients))
-             + sum(crossing[:count]) + bonus)
+    bound = points * multiplier + sum(map(mul, call.values_desc, coefficients)) + sum(crossing[:count]) + bonus
     if leaves is not None:
-        bound += max(leaves.best_by_played[1:count + 1])
+        bound += max(leaves.best_by_played[1 : count + 1])
     return bound
 
 
-def _size_bounds(call: _Call, data: _Line, anchor: int, limit: int,
-                 leaves: _Leaves | None) -> list[float]:
+def _size_bounds(call: _Call, data: _Line, anchor: int, limit: int, leaves: _Leaves | None) -> list[float]:
     """For each left-part size an anchor allows, the most a play grown from it with a
     left part of that size can score (plus the best leave value it could keep).
 
@@ -901,8 +915,7 @@ def _size_bounds(call: _Call, data: _Line, anchor: int, limit: int,
     longest word) bounds all the shorter ones with the same start.
     """
     tiles, tile_values = data.tiles, data.tile_values
-    lm, wm, cross_mult, max_value, cross_points = (
-        data.lm, data.wm, data.cross_mult, data.max_value, data.blank_points)
+    lm, wm, cross_mult, max_value, cross_points = (data.lm, data.wm, data.cross_mult, data.max_value, data.blank_points)
     combine = call.combine
     rack_length, rack_size = call.rack_length, call.rack_size
     max_length, min_length = call.max_length, call.min_length
@@ -974,6 +987,7 @@ def _size_bounds(call: _Call, data: _Line, anchor: int, limit: int,
 
 # -- the API -----------------------------------------------------------------------------
 
+
 class RankedPlay(Play):
     """A Play as ``best`` and ``top`` return it: also the tiles kept and the equity.
 
@@ -1003,8 +1017,7 @@ def leave_of(rack: str, placement) -> str:
 
 def _mirrored(entry: tuple) -> tuple:
     rank, score, placement, _, leave = entry
-    return (rank, score, tuple([(c, r, letter, blank) for r, c, letter, blank in placement]),
-            False, leave)
+    return (rank, score, tuple([(c, r, letter, blank) for r, c, letter, blank in placement]), False, leave)
 
 
 def generate(board: Board, rack: str, variant: Variant, lexicon) -> list[Play]:
@@ -1029,8 +1042,12 @@ def generate(board: Board, rack: str, variant: Variant, lexicon) -> list[Play]:
 # at half its cost, which counts when a position has thousands of plays.
 _new_play = Play.__new__
 _set_score, _set_placement, _set_across, _set_words, _set_source = (
-    Play.score.__set__, Play.placement.__set__, Play.across.__set__,
-    Play._words.__set__, Play._source.__set__)
+    Play.score.__set__,
+    Play.placement.__set__,
+    Play.across.__set__,
+    Play._words.__set__,
+    Play._source.__set__,
+)
 
 
 def _play(score: int, placement: tuple, across: bool, source) -> Play:
@@ -1043,9 +1060,16 @@ def _play(score: int, placement: tuple, across: bool, source) -> Play:
     return play
 
 
-def top(board: Board, rack: str, variant: Variant, lexicon, n: int = 10, *,
-        leave_value: Callable[[str], float] | None = None,
-        leave_bound: float | None = None) -> list[RankedPlay]:
+def top(
+    board: Board,
+    rack: str,
+    variant: Variant,
+    lexicon,
+    n: int = 10,
+    *,
+    leave_value: Callable[[str], float] | None = None,
+    leave_bound: float | None = None,
+) -> list[RankedPlay]:
     """The ``n`` best plays, best first (equal ones ordered by their squares, so
     ``top(n)`` always extends ``top(n - 1)``).
 
@@ -1076,8 +1100,7 @@ def top(board: Board, rack: str, variant: Variant, lexicon, n: int = 10, *,
                 if bound > _NO_PLAY:
                     # With no room for a left part, the quick bound takes the same
                     # squares as the exact one would: it serves as that anchor's.
-                    heap.append((-bound, len(heap), None if limit else [bound], data,
-                                 anchor, limit))
+                    heap.append((-bound, len(heap), None if limit else [bound], data, anchor, limit))
                     longest = max(longest, limit)
         heapq.heapify(heap)
         serial = len(heap)
@@ -1101,17 +1124,24 @@ def top(board: Board, rack: str, variant: Variant, lexicon, n: int = 10, *,
         found.extend([_mirrored(entry) for entry in found])
     chosen = heapq.nsmallest(n, found, key=lambda entry: (-entry[0], sorted(entry[2])))
     source = (board, variant)
-    return [RankedPlay(score, placement, across,
-                       leave if leave is not None else leave_of(rack, placement), rank,
-                       source=source)
-            for rank, score, placement, across, leave in chosen]
+    return [
+        RankedPlay(
+            score, placement, across, leave if leave is not None else leave_of(rack, placement), rank, source=source
+        )
+        for rank, score, placement, across, leave in chosen
+    ]
 
 
-def best(board: Board, rack: str, variant: Variant, lexicon, *,
-         leave_value: Callable[[str], float] | None = None,
-         leave_bound: float | None = None) -> RankedPlay | None:
+def best(
+    board: Board,
+    rack: str,
+    variant: Variant,
+    lexicon,
+    *,
+    leave_value: Callable[[str], float] | None = None,
+    leave_bound: float | None = None,
+) -> RankedPlay | None:
     """The best play (by score, or by equity with ``leave_value``; see ``top``), or
     None when the rack has no legal play."""
-    plays = top(board, rack, variant, lexicon, 1, leave_value=leave_value,
-                leave_bound=leave_bound)
+    plays = top(board, rack, variant, lexicon, 1, leave_value=leave_value, leave_bound=leave_bound)
     return plays[0] if plays else None

@@ -37,10 +37,16 @@ class GameResult:
     game: Game | None = None
 
 
-def play_game(variant: Variant, lexicon, bots: Sequence[str], seed, *,
-              frequency: Callable[[str], float] | None = None,
-              on_turn: Callable[[Game, Move, Game], None] | None = None,
-              choose: Callable | None = None) -> GameResult:
+def play_game(
+    variant: Variant,
+    lexicon,
+    bots: Sequence[str],
+    seed,
+    *,
+    frequency: Callable[[str], float] | None = None,
+    on_turn: Callable[[Game, Move, Game], None] | None = None,
+    choose: Callable | None = None,
+) -> GameResult:
     """Play one game to the end; ``on_turn(before, move, after)`` sees every turn."""
     game = new_game(variant, len(bots), seed, lexicon)
     rng = random.Random(f"{seed}/bots")

@@ -39,14 +39,10 @@ def _bag(counts: str, blanks: int) -> tuple[str, ...]:
 
 
 # RULES §3: 98 letters and 2 blanks.
-WORD_GRID_BAG = _bag(
-    "A9 B2 C2 D4 E12 F2 G3 H2 I9 J1 K1 L4 M2 N6 O8 P2 Q1 R6 S4 T6 U4 V2 W2 X1 Y2 Z1", 2
-)
+WORD_GRID_BAG = _bag("A9 B2 C2 D4 E12 F2 G3 H2 I9 J1 K1 L4 M2 N6 O8 P2 Q1 R6 S4 T6 U4 V2 W2 X1 Y2 Z1", 2)
 
 # RULES §4: 102 letters and 2 blanks.
-WORDGAME_BAG = _bag(
-    "A8 B2 C3 D5 E13 F3 G2 H3 I8 J1 K1 L4 M2 N6 O8 P2 Q1 R6 S5 T7 U4 V2 W2 X1 Y2 Z1", 2
-)
+WORDGAME_BAG = _bag("A8 B2 C3 D5 E13 F3 G2 H3 I8 J1 K1 L4 M2 N6 O8 P2 Q1 R6 S5 T7 U4 V2 W2 X1 Y2 Z1", 2)
 
 # RULES §1: Rampage draws its 16 tiles from the Word Grid bag without its blanks.
 RAMPAGE_BAG = tuple(tile for tile in WORD_GRID_BAG if tile != BLANK)
@@ -65,8 +61,7 @@ def _dice(spec: str) -> tuple[tuple[str, ...], ...]:
 
 # RULES §2, standard letter dice.
 CLASSIC_DICE_4 = _dice(
-    "AAEEGN ABBJOO ACHOPS AFFKPS AOOTTW CIMOTU DEILRX DELRVY DISTTY EEGHNW "
-    "EEINSU EHRTVW EIOSST ELRTTY HIMNU(Qu) HLNNRZ"
+    "AAEEGN ABBJOO ACHOPS AFFKPS AOOTTW CIMOTU DEILRX DELRVY DISTTY EEGHNW EEINSU EHRTVW EIOSST ELRTTY HIMNU(Qu) HLNNRZ"
 )
 CLASSIC_DICE_5 = _dice(
     "AAAFRS AAEEEE AAFIRS ADENNN AEEEEM AEEGMU AEGMNN AFIRSY BJK(Qu)XZ CCENST "

@@ -963,8 +963,9 @@ class Move:
         Rows and columns must be whole numbers: ``int()`` would quietly take 7.9 for 7
         or True for 1, placing a tile where the player did not.
         """
-        tiles = tuple((_coordinate(r), _coordinate(c), str(letter).lower(), str(kind))
-                      for r, c, letter, kind in placement)
+        tiles = tuple(
+            (_coordinate(r), _coordinate(c), str(letter).lower(), str(kind)) for r, c, letter, kind in placement
+        )
         return cls(PLACE, seat, tiles, tuple((_coordinate(r), _coordinate(c)) for r, c in path))
 
     @classmethod

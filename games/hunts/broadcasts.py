@@ -125,8 +125,13 @@ def word_found(game_round, user, *, word: str, points: int, path, bonuses) -> No
 
     table_id = game_round.table_id
     found = {
-        "type": "round.found", "round_id": game_round.pk, "word": word, "points": points,
-        "user_id": user.pk, "name": user.shown_name, "bonuses": list(bonuses),
+        "type": "round.found",
+        "round_id": game_round.pk,
+        "word": word,
+        "points": points,
+        "user_id": user.pk,
+        "name": user.shown_name,
+        "bonuses": list(bonuses),
         "path": [list(square) for square in path],
     }
     if game_round.game == Game.RAMPAGE:

@@ -5,8 +5,8 @@ Thin: they authenticate, parse, call a service or selector, and send.
 
 from __future__ import annotations
 
-from channels.db import database_sync_to_async
 from channels.consumer import get_handler_name
+from channels.db import database_sync_to_async
 
 from chat.consumers import ChatMixin
 from chat.rooms import hunt_room

@@ -51,8 +51,7 @@ class HuntTable(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     rounds_played = models.PositiveIntegerField(default=0)
     # Set on a daily challenge's table: one seat, private to its player, one round.
-    daily = models.ForeignKey("DailyChallenge", on_delete=models.PROTECT, null=True, blank=True,
-                              related_name="tables")
+    daily = models.ForeignKey("DailyChallenge", on_delete=models.PROTECT, null=True, blank=True, related_name="tables")
 
     class Meta:
         ordering = ["-created_at", "-pk"]
@@ -63,11 +62,13 @@ class HuntTable(models.Model):
                 name="hunt_table_2_to_4_seats",
             ),
             # The daily challenge is played once per player.
-            models.UniqueConstraint(fields=["daily", "host"], condition=Q(daily__isnull=False),
-                                    name="hunt_daily_once_per_player"),
+            models.UniqueConstraint(
+                fields=["daily", "host"], condition=Q(daily__isnull=False), name="hunt_daily_once_per_player"
+            ),
             models.CheckConstraint(condition=Q(size__in=(4, 5)), name="hunt_table_size_4_or_5"),
-            models.CheckConstraint(condition=Q(round_seconds__gte=30, round_seconds__lte=600),
-                                   name="hunt_table_round_length"),
+            models.CheckConstraint(
+                condition=Q(round_seconds__gte=30, round_seconds__lte=600), name="hunt_table_round_length"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -96,10 +97,12 @@ class HuntSeat(models.Model):
         constraints = [
             # One chair per position and one chair per player among those still seated;
             # two people racing for the last seat get one seat and one refusal.
-            models.UniqueConstraint(fields=["table", "position"], condition=Q(left_at__isnull=True),
-                                    name="hunt_seat_one_per_position"),
-            models.UniqueConstraint(fields=["table", "user"], condition=Q(left_at__isnull=True),
-                                    name="hunt_seat_one_per_player"),
+            models.UniqueConstraint(
+                fields=["table", "position"], condition=Q(left_at__isnull=True), name="hunt_seat_one_per_position"
+            ),
+            models.UniqueConstraint(
+                fields=["table", "user"], condition=Q(left_at__isnull=True), name="hunt_seat_one_per_player"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -142,8 +145,9 @@ class HuntRound(models.Model):
             models.UniqueConstraint(fields=["table", "number"], name="hunt_round_number_per_table"),
             # At most one unfinished round per table: a double-clicked "play again"
             # starts one round.
-            models.UniqueConstraint(fields=["table"], condition=Q(status="playing"),
-                                    name="hunt_round_one_playing_per_table"),
+            models.UniqueConstraint(
+                fields=["table"], condition=Q(status="playing"), name="hunt_round_one_playing_per_table"
+            ),
         ]
         indexes = [models.Index(fields=["status", "deadline"])]
 
@@ -178,8 +182,9 @@ class RoundPlayer(models.Model):
             models.UniqueConstraint(fields=["round", "user"], name="hunt_round_player_once"),
         ]
         indexes = [
-            models.Index(fields=["bot_next_turn_at"], condition=Q(bot_next_turn_at__isnull=False),
-                         name="hunt_bot_turn_due"),
+            models.Index(
+                fields=["bot_next_turn_at"], condition=Q(bot_next_turn_at__isnull=False), name="hunt_bot_turn_due"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -208,8 +213,7 @@ class FoundWord(models.Model):
     class Meta:
         ordering = ["found_at", "pk"]
         constraints = [
-            models.UniqueConstraint(fields=["round", "word"], condition=Q(exclusive=True),
-                                    name="hunt_word_first_come"),
+            models.UniqueConstraint(fields=["round", "word"], condition=Q(exclusive=True), name="hunt_word_first_come"),
             models.UniqueConstraint(fields=["round", "user", "word"], name="hunt_word_once_per_list"),
         ]
 
@@ -222,12 +226,16 @@ class TableConnection(models.Model):
 
     channel_name = models.CharField(max_length=200, unique=True)
     table = models.ForeignKey(HuntTable, on_delete=models.CASCADE, related_name="connections")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True,
-                             related_name="+")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
     seen_at = models.DateTimeField()
 
     class Meta:
         indexes = [models.Index(fields=["table"]), models.Index(fields=["seen_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.user or 'anonymous'} at table {self.table_id}"
 
 
 # --------------------------------------------------------------------------- ranked play

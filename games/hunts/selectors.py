@@ -62,8 +62,11 @@ def open_tables() -> list[HuntTable]:
         HuntTable.objects.exclude(status=TableStatus.CLOSED)
         .filter(created_at__gte=timezone.now() - LOBBY_MAX_AGE, daily__isnull=True)
         .select_related("host")
-        .prefetch_related(Prefetch("seats", queryset=HuntSeat.objects.filter(left_at__isnull=True)
-                                   .select_related("user"), to_attr="seated"))[:50]
+        .prefetch_related(
+            Prefetch(
+                "seats", queryset=HuntSeat.objects.filter(left_at__isnull=True).select_related("user"), to_attr="seated"
+            )
+        )[:50]
     )
     watchers = watcher_counts([table.pk for table in tables])
     for table in tables:
@@ -99,14 +102,27 @@ def shared_state(table: HuntTable) -> dict:
     state = {
         "type": "state",
         "table": {
-            "id": table.pk, "game": table.game, "game_name": table.get_game_display(), "size": table.size,
-            "lexicon": table.get_lexicon_code_display(), "round_seconds": table.round_seconds,
-            "seat_count": table.seat_count, "ranked": table.ranked, "status": table.status,
-            "host_id": table.host_id, "host": table.host.shown_name,
+            "id": table.pk,
+            "game": table.game,
+            "game_name": table.get_game_display(),
+            "size": table.size,
+            "lexicon": table.get_lexicon_code_display(),
+            "round_seconds": table.round_seconds,
+            "seat_count": table.seat_count,
+            "ranked": table.ranked,
+            "status": table.status,
+            "host_id": table.host_id,
+            "host": table.host.shown_name,
         },
         "seats": [
-            {"position": seat.position, "user_id": seat.user_id, "name": seat.user.shown_name,
-             "bot": seat.bot_strength, "score": 0, "count": 0}
+            {
+                "position": seat.position,
+                "user_id": seat.user_id,
+                "name": seat.user.shown_name,
+                "bot": seat.bot_strength,
+                "score": 0,
+                "count": 0,
+            }
             for seat in seats
         ],
         "watchers": watcher_count(table.pk),
@@ -181,15 +197,24 @@ def round_state(game_round: HuntRound, user_id) -> dict:
         "deadline": _ms(game_round.deadline),
         "results_url": game_round.get_absolute_url(),
         "players": [
-            {"user_id": p.user_id, "name": p.user.shown_name,
-             "score": p.score if finished else (totals[p.user_id] if rampage else 0),
-             "count": p.word_count if finished else counts[p.user_id]}
+            {
+                "user_id": p.user_id,
+                "name": p.user.shown_name,
+                "score": p.score if finished else (totals[p.user_id] if rampage else 0),
+                "count": p.word_count if finished else counts[p.user_id],
+            }
             for p in players
         ],
         "found": [
-            {"word": f.word, "points": 0 if f.crossed_off else f.points, "crossed_off": f.crossed_off,
-             "user_id": f.user_id, "name": f.user.shown_name,
-             "bonuses": f.bonuses.split(), "path": [list(sq) for sq in path_from_text(board, f.path)]}
+            {
+                "word": f.word,
+                "points": 0 if f.crossed_off else f.points,
+                "crossed_off": f.crossed_off,
+                "user_id": f.user_id,
+                "name": f.user.shown_name,
+                "bonuses": f.bonuses.split(),
+                "path": [list(sq) for sq in path_from_text(board, f.path)],
+            }
             for f in visible
         ],
     }
@@ -234,15 +259,19 @@ def round_results(round_id: int, *, show_offensive: bool = False) -> dict | None
         "round": game_round,
         "board": board,
         # (face, bonus or "") per tile, row by row, so the mini board shows the bonus tiles.
-        "cells": [(face, board.bonuses.get((r, c), "")) for r, row in enumerate(board.faces)
-                  for c, face in enumerate(row)],
+        "cells": [
+            (face, board.bonuses.get((r, c), "")) for r, row in enumerate(board.faces) for c, face in enumerate(row)
+        ],
         "classic": classic,
         "results": [PlayerResult(player=p, words=words[p.user_id]) for p in players],
         "common": sorted({f.word for fs in words.values() for f in fs if f.crossed_off}),
         "by_words": by_words,
         "by_points": by_points,
-        "missed": (game_round.missed_words if show_offensive
-                   else offensive.without_offensive(game_round.missed_words, key=lambda m: m["word"])),
+        "missed": (
+            game_round.missed_words
+            if show_offensive
+            else offensive.without_offensive(game_round.missed_words, key=lambda m: m["word"])
+        ),
         "finished": finished,
     }
 

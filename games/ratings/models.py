@@ -106,7 +106,10 @@ class RatedPlayer(models.Model):
     class Meta:
         ordering = ["result", "place", "pk"]
         constraints = [models.UniqueConstraint(fields=["result", "user"], name="rated_player_once")]
-        indexes = [models.Index(fields=["user", "result"]), models.Index(fields=["user", "pool", "result"], name="ratings_rat_user_id_pool_idx")]
+        indexes = [
+            models.Index(fields=["user", "result"]),
+            models.Index(fields=["user", "pool", "result"], name="ratings_rat_user_id_pool_idx"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.user} in {self.result}"

@@ -16,8 +16,15 @@ from .models import Rating
 from .pools import POOL_INFO, POOLS
 
 __all__ = [
-    "POOLS", "POOL_INFO", "PlayerRating", "DEFAULT", "player_rating", "player_ratings", "check_pool",
-    "ranked_seek_problem", "seek_taker_problem",
+    "POOLS",
+    "POOL_INFO",
+    "PlayerRating",
+    "DEFAULT",
+    "player_rating",
+    "player_ratings",
+    "check_pool",
+    "ranked_seek_problem",
+    "seek_taker_problem",
 ]
 
 
@@ -58,8 +65,9 @@ def player_ratings(user_ids: Iterable[int], pool: str) -> dict[int, PlayerRating
     ids = list(user_ids)
     found = {
         user_id: PlayerRating(rating=rating, provisional=scale.is_provisional(games), games=games)
-        for user_id, rating, games in Rating.objects.filter(user_id__in=ids, pool=pool)
-        .values_list("user_id", "rating", "games")
+        for user_id, rating, games in Rating.objects.filter(user_id__in=ids, pool=pool).values_list(
+            "user_id", "rating", "games"
+        )
     }
     return {user_id: found.get(user_id, DEFAULT) for user_id in ids}
 
@@ -76,8 +84,9 @@ def range_text(rating_min: int | None, rating_max: int | None) -> str:
     return f"{rating_min} or more" if rating_min is not None else f"{rating_max} or less"
 
 
-def ranked_seek_problem(*, creator, pool: str, players: int, ranked: bool, open_seek: bool,
-                        rating_min: int | None, rating_max: int | None) -> str | None:
+def ranked_seek_problem(
+    *, creator, pool: str, players: int, ranked: bool, open_seek: bool, rating_min: int | None, rating_max: int | None
+) -> str | None:
     """Why a new ranked game or rating range cannot be set up as asked; None if it can."""
     name = POOL_INFO[check_pool(pool)].name
     if ranked and players != 2:
@@ -103,8 +112,9 @@ def _within(rating: int, rating_min: int | None, rating_max: int | None) -> bool
     return (rating_min is None or rating >= rating_min) and (rating_max is None or rating <= rating_max)
 
 
-def seek_taker_problem(*, player, pool: str, ranked: bool, rating_min: int | None,
-                       rating_max: int | None) -> str | None:
+def seek_taker_problem(
+    *, player, pool: str, ranked: bool, rating_min: int | None, rating_max: int | None
+) -> str | None:
     """Why ``player`` may not take a (ranked, maybe rating-limited) seek; None if they may."""
     if ranked and getattr(player, "is_bot", False):
         return "Bots do not play ranked games."
@@ -114,8 +124,7 @@ def seek_taker_problem(*, player, pool: str, ranked: bool, rating_min: int | Non
     if _within(own, rating_min, rating_max):
         return None
     name = POOL_INFO[check_pool(pool)].name
-    return (f"This seek is for players rated {range_text(rating_min, rating_max)}; "
-            f"your {name} rating is {own}.")
+    return f"This seek is for players rated {range_text(rating_min, rating_max)}; your {name} rating is {own}."
 
 
 # --------------------------------------------------------------------------- leaderboards
@@ -143,8 +152,10 @@ def _ranked(pool: str, now=None):
 
     now = now or timezone.now()
     return Rating.objects.filter(
-        pool=pool, games__gte=scale.PROVISIONAL_GAMES,
-        last_played_at__gte=now - timedelta(days=ACTIVE_DAYS), user__is_active=True,
+        pool=pool,
+        games__gte=scale.PROVISIONAL_GAMES,
+        last_played_at__gte=now - timedelta(days=ACTIVE_DAYS),
+        user__is_active=True,
     )
 
 
@@ -158,8 +169,11 @@ def leaderboard(pool: str, *, page: int | str = 1, per_page: int = LEADERBOARD_P
     from django.core.paginator import Paginator
 
     check_pool(pool)
-    rows = (_ranked(pool, now).order_by("-rating", "user_id")
-            .values_list("user_id", "user__username", "user__display_name", "rating", "games", "user__is_bot"))
+    rows = (
+        _ranked(pool, now)
+        .order_by("-rating", "user_id")
+        .values_list("user_id", "user__username", "user__display_name", "rating", "games", "user__is_bot")
+    )
     shown = Paginator(rows, per_page).get_page(page)
     start = shown.start_index()
     return shown, [

@@ -72,8 +72,9 @@ def _hunt_rows(user):
 
 def _crossword_rows(user):
     shared_first = Seat.objects.filter(game=OuterRef("game"), place=1).exclude(pk=OuterRef("pk"))
-    return (Seat.objects.filter(user=user, game__status=CrosswordStatus.FINISHED)
-            .annotate(shared_first=Exists(shared_first)))
+    return Seat.objects.filter(user=user, game__status=CrosswordStatus.FINISHED).annotate(
+        shared_first=Exists(shared_first)
+    )
 
 
 def _streak(outcomes) -> tuple[str, int]:
@@ -91,12 +92,18 @@ def pool_stats(user) -> list[PoolStats]:
     from .models import Rating
 
     stats = {code: PoolStats(code, info.name) for code, info in POOL_INFO.items()}
-    for row in _hunt_rows(user).values("round__game", "round__size").annotate(
-            games=Count("pk"), wins=Count("pk", filter=Q(is_winner=True)), average=Avg("score")):
+    for row in (
+        _hunt_rows(user)
+        .values("round__game", "round__size")
+        .annotate(games=Count("pk"), wins=Count("pk", filter=Q(is_winner=True)), average=Avg("score"))
+    ):
         item = stats[hunt_pool(row["round__game"], row["round__size"])]
         item.games, item.wins, item.average_score = row["games"], row["wins"], row["average"]
-    for row in _crossword_rows(user).values("game__variant").annotate(
-            games=Count("pk"), wins=Count("pk", filter=Q(place=1, shared_first=False)), average=Avg("score")):
+    for row in (
+        _crossword_rows(user)
+        .values("game__variant")
+        .annotate(games=Count("pk"), wins=Count("pk", filter=Q(place=1, shared_first=False)), average=Avg("score"))
+    ):
         item = stats[crossword_pool(row["game__variant"])]
         item.games, item.wins, item.average_score = row["games"], row["wins"], row["average"]
     for rating in Rating.objects.filter(user=user):
@@ -107,20 +114,30 @@ def pool_stats(user) -> list[PoolStats]:
             continue
         if POOL_INFO[item.pool].family == "hunt":
             rules = POOL_INFO[item.pool].hunt_rules
-            recent = (_hunt_rows(user).filter(round__game=rules.game, round__size=rules.size)
-                      .order_by("-round__ended_at").values_list("is_winner", "is_draw")[:STREAK_LOOKBACK])
+            recent = (
+                _hunt_rows(user)
+                .filter(round__game=rules.game, round__size=rules.size)
+                .order_by("-round__ended_at")
+                .values_list("is_winner", "is_draw")[:STREAK_LOOKBACK]
+            )
             item.streak = _streak("won" if won else "drew" if drew else "lost" for won, drew in recent)
         elif POOL_INFO[item.pool].family == "crossword":
-            recent = (_crossword_rows(user).filter(game__variant=item.pool)
-                      .order_by("-game__finished_at").values_list("place", "shared_first")[:STREAK_LOOKBACK])
-            item.streak = _streak("won" if place == 1 and not shared else "drew" if place == 1 else "lost"
-                                  for place, shared in recent)
+            recent = (
+                _crossword_rows(user)
+                .filter(game__variant=item.pool)
+                .order_by("-game__finished_at")
+                .values_list("place", "shared_first")[:STREAK_LOOKBACK]
+            )
+            item.streak = _streak(
+                "won" if place == 1 and not shared else "drew" if place == 1 else "lost" for place, shared in recent
+            )
     histories = defaultdict(list)
     # Within a pool, result ids follow the finishing order (both are given under its lock).
     for pool, finished_at, before, after in (
-            RatedPlayer.objects.filter(user=user, rating_after__isnull=False)
-            .order_by("pool", "result_id")
-            .values_list("pool", "finished_at", "rating_before", "rating_after")):
+        RatedPlayer.objects.filter(user=user, rating_after__isnull=False)
+        .order_by("pool", "result_id")
+        .values_list("pool", "finished_at", "rating_before", "rating_after")
+    ):
         if not histories[pool]:  # the line starts from the rating before the first game
             histories[pool].append((finished_at, before))
         histories[pool].append((finished_at, after))
@@ -141,16 +158,23 @@ def opponents(user, limit: int = OPPONENTS_SHOWN) -> list[Opponent]:
 
     tally: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0, 0])  # games, wins, draws, losses
     my_hunt_place = RoundPlayer.objects.filter(round=OuterRef("round"), user=user).values("placing")[:1]
-    hunt = (RoundPlayer.objects.filter(round__status=RoundStatus.FINISHED, round__players__user=user)
-            .exclude(user=user).annotate(mine=Subquery(my_hunt_place)))
+    hunt = (
+        RoundPlayer.objects.filter(round__status=RoundStatus.FINISHED, round__players__user=user)
+        .exclude(user=user)
+        .annotate(mine=Subquery(my_hunt_place))
+    )
     my_seat_place = Seat.objects.filter(game=OuterRef("game"), user=user).values("place")[:1]
-    crossword = (Seat.objects.filter(game__status=CrosswordStatus.FINISHED, game__seats__user=user,
-                                     user__isnull=False)
-                 .exclude(user=user).annotate(mine=Subquery(my_seat_place)))
+    crossword = (
+        Seat.objects.filter(game__status=CrosswordStatus.FINISHED, game__seats__user=user, user__isnull=False)
+        .exclude(user=user)
+        .annotate(mine=Subquery(my_seat_place))
+    )
     for rows, theirs in ((hunt, "placing"), (crossword, "place")):
         for row in rows.values("user_id").annotate(
-                games=Count("pk"), wins=Count("pk", filter=Q(mine__lt=F(theirs))),
-                draws=Count("pk", filter=Q(mine=F(theirs)))):
+            games=Count("pk"),
+            wins=Count("pk", filter=Q(mine__lt=F(theirs))),
+            draws=Count("pk", filter=Q(mine=F(theirs))),
+        ):
             entry = tally[row["user_id"]]
             entry[0] += row["games"]
             entry[1] += row["wins"]
@@ -158,8 +182,11 @@ def opponents(user, limit: int = OPPONENTS_SHOWN) -> list[Opponent]:
             entry[3] += row["games"] - row["wins"] - row["draws"]
     top = sorted(tally.items(), key=lambda item: (-item[1][0], item[0]))[:limit]
     names = {u.pk: u for u in User.objects.filter(pk__in=[user_id for user_id, _ in top])}
-    return [Opponent(user_id, names[user_id].username, names[user_id].shown_name, *counts)
-            for user_id, counts in top if user_id in names]
+    return [
+        Opponent(user_id, names[user_id].username, names[user_id].shown_name, *counts)
+        for user_id, counts in top
+        if user_id in names
+    ]
 
 
 # --------------------------------------------------------------------------- best plays
@@ -176,11 +203,19 @@ def best_plays(user) -> BestPlays:
     """The highest-scoring and the longest hunt word kept, and the highest crossword play."""
     words = FoundWord.objects.filter(user=user, crossed_off=False, round__status=RoundStatus.FINISHED)
     best = words.select_related("round").order_by("-points", "found_at").first()
-    longest = (words.select_related("round").annotate(letters=Length("word"))
-               .order_by("-letters", "-points", "found_at").first())
-    play = (Move.objects.filter(kind=MoveKind.PLACE, game__seats__user=user, game__seats__index=F("seat"))
-            .exclude(game__status=CrosswordStatus.CANCELLED)
-            .select_related("game").order_by("-score", "created_at").first())
+    longest = (
+        words.select_related("round")
+        .annotate(letters=Length("word"))
+        .order_by("-letters", "-points", "found_at")
+        .first()
+    )
+    play = (
+        Move.objects.filter(kind=MoveKind.PLACE, game__seats__user=user, game__seats__index=F("seat"))
+        .exclude(game__status=CrosswordStatus.CANCELLED)
+        .select_related("game")
+        .order_by("-score", "created_at")
+        .first()
+    )
     return BestPlays(best, longest, play)
 
 

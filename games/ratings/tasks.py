@@ -8,8 +8,7 @@ from django.db import DatabaseError
 from . import services
 
 
-@shared_task(acks_late=True, autoretry_for=(DatabaseError,), retry_backoff=1, retry_backoff_max=30,
-             max_retries=8)
+@shared_task(acks_late=True, autoretry_for=(DatabaseError,), retry_backoff=1, retry_backoff_max=30, max_retries=8)
 def apply_ratings(pool: str) -> int:
     """Apply the pending results of ``pool`` in order; queued after a result commits."""
     return services.ratings_apply(pool=pool)

@@ -19,11 +19,16 @@ def leaderboard(request, pool: str = POOLS[0]):
     mine = selectors.leaderboard_place(request.user, pool)
     mine_on_page = mine is not None and any(s.user_id == mine.user_id for s in standings)
     context = {
-        "pool": POOL_INFO[pool], "pools": [POOL_INFO[code] for code in POOLS],
-        "page": page, "standings": standings, "total": page.paginator.count,
-        "mine": mine, "mine_on_page": mine_on_page,
+        "pool": POOL_INFO[pool],
+        "pools": [POOL_INFO[code] for code in POOLS],
+        "page": page,
+        "standings": standings,
+        "total": page.paginator.count,
+        "mine": mine,
+        "mine_on_page": mine_on_page,
         "mine_page": (mine.place - 1) // selectors.LEADERBOARD_PAGE + 1 if mine else None,
-        "settled": scale.PROVISIONAL_GAMES, "active_days": selectors.ACTIVE_DAYS,
+        "settled": scale.PROVISIONAL_GAMES,
+        "active_days": selectors.ACTIVE_DAYS,
     }
     return render(request, "ratings/leaderboard.html", context)
 

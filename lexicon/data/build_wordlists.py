@@ -27,9 +27,20 @@ RECIPES: dict[str, tuple[tuple[str, ...], int, int, int | None]] = {
     "en-us": (("english", "american", "variant_1", "variant_2"), 70, 2, None),
     "common": (("english", "american", "british"), 50, 2, 10),
     "wordgame": (
-        ("english", "american", "british", "british_z", "canadian",
-         "variant_1", "variant_2", "british_variant_1", "british_variant_2"),
-        80, 2, None,
+        (
+            "english",
+            "american",
+            "british",
+            "british_z",
+            "canadian",
+            "variant_1",
+            "variant_2",
+            "british_variant_1",
+            "british_variant_2",
+        ),
+        80,
+        2,
+        None,
     ),
 }
 SIZES = (10, 20, 35, 40, 50, 55, 60, 70, 80, 95)
@@ -38,8 +49,7 @@ _VOWEL = re.compile(r"[aeiouy]")
 # SCOWL lists letter plurals ("cs", "ms") and unit symbols ("kb", "lm") as words; a word
 # without a vowel is dropped unless it is one of these real ones.
 VOWELLESS_WORDS = frozenset(
-    "brr brrr crwth crwths cwm cwms grr hm hmm mm nth pfft pht psst pst sh shh tsk tsks "
-    "tsktsk tsktsks zzz".split()
+    "brr brrr crwth crwths cwm cwms grr hm hmm mm nth pfft pht psst pst sh shh tsk tsks tsktsk tsktsks zzz".split()
 )
 
 
@@ -83,7 +93,8 @@ def build(scowl_dir: Path) -> dict[str, int]:
     counts = {}
     for code, (spellings, max_size, shortest, longest) in RECIPES.items():
         words = {
-            w for w in read_scowl(scowl_dir, spellings, max_size)
+            w
+            for w in read_scowl(scowl_dir, spellings, max_size)
             if len(w) >= shortest and (longest is None or len(w) <= longest)
         }
         text = "".join(w + "\n" for w in sorted(words)).encode("ascii")

@@ -34,8 +34,11 @@ def seed_with_blank_opening() -> tuple[str, object]:
         rack = game.racks[game.to_move]
         if "?" not in rack:
             continue
-        plays = [p for p in movegen.generate(game.board, rack, variant, lex)
-                 if any(t[3] for t in p.placement) and len(p.placement) <= 4]
+        plays = [
+            p
+            for p in movegen.generate(game.board, rack, variant, lex)
+            if any(t[3] for t in p.placement) and len(p.placement) <= 4
+        ]
         if plays:
             return seed, max(plays, key=lambda p: p.score)
     raise AssertionError("no seed with a blank opening")
@@ -97,8 +100,9 @@ def test_two_players_play_against_each_other_live(new_page, live_site, make_user
     submit = ann_page.locator("[data-submit]")
     expect(submit).to_be_enabled()
     expect(submit).to_have_text(f"Submit {opening.score}")
-    shown = "".join(letter if blank else letter.upper() for _, _, letter, blank in
-                    sorted(opening.placement))  # the opening's tiles, in reading order
+    shown = "".join(
+        letter if blank else letter.upper() for _, _, letter, blank in sorted(opening.placement)
+    )  # the opening's tiles, in reading order
     expect(ann_page.locator("[data-preview-words]")).to_contain_text(shown)  # blank in lower case
     submit.click()
     expect(ann_page.locator("#play-area")).to_have_attribute("data-move-count", "1")
@@ -295,8 +299,11 @@ def test_a_word_is_typed_from_a_clicked_square(new_page, live_site, make_user):
         game.refresh_from_db()
         state = selectors.engine_state(game)
         assert state.to_move == 0, "ann opens the first game of a series"
-        plays = [p for p in movegen.generate(state.board, state.racks[0], state.variant, state.lexicon)
-                 if not any(t[3] for t in p.placement) and len({t[0] for t in p.placement}) == 1]
+        plays = [
+            p
+            for p in movegen.generate(state.board, state.racks[0], state.variant, state.lexicon)
+            if not any(t[3] for t in p.placement) and len({t[0] for t in p.placement}) == 1
+        ]
         if plays:
             break
     play = max(plays, key=lambda p: p.score)

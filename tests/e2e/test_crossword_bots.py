@@ -30,9 +30,14 @@ def test_a_game_against_a_bot_from_the_home_page(new_page, live_site, make_user)
     expect(page.locator("[data-status-line]")).to_contain_text("Your turn")
 
     state = selectors.engine_state(game)
-    play = max((p for p in movegen.generate(state.board, state.racks[0], state.variant,
-                                            state.lexicon) if not any(t[3] for t in p.placement)),
-               key=lambda p: p.score)
+    play = max(
+        (
+            p
+            for p in movegen.generate(state.board, state.racks[0], state.variant, state.lexicon)
+            if not any(t[3] for t in p.placement)
+        ),
+        key=lambda p: p.score,
+    )
     place(page, play)
     page.locator("[data-submit]").click()
     expect(page.locator("#play-area")).to_have_attribute("data-move-count", "1")
@@ -41,5 +46,5 @@ def test_a_game_against_a_bot_from_the_home_page(new_page, live_site, make_user)
     expect(page.locator("[data-status-line]")).to_contain_text("Your turn")
     bot_move = Move.objects.get(game=game, number=1)
     expect(page.locator("[data-history]")).to_contain_text(
-        "passed" if bot_move.kind == "pass" else bot_move.words[0][0].upper()
-        if bot_move.kind == "place" else "swapped")
+        "passed" if bot_move.kind == "pass" else bot_move.words[0][0].upper() if bot_move.kind == "place" else "swapped"
+    )

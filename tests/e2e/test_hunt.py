@@ -51,6 +51,7 @@ def a_word_the_bot_will_not_take(game_round: HuntRound, board: hunt.Board) -> tu
 
 def drag(page, path: hunt.Path) -> None:
     """Press on the first tile, move through the centres of the others, release."""
+
     def centre(square):
         box = page.locator(f'.hunt-tile[data-r="{square[0]}"][data-c="{square[1]}"]').bounding_box()
         return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
@@ -127,7 +128,9 @@ def test_classic_type_a_word_and_see_the_comparison(page, make_user):
     expect(display).to_have_class(re.compile(r"\bbad\b"))
 
     # The bot's words stay hidden; its count shows beside its seat.
-    expect(page.locator("[data-seats] li").nth(1)).to_contain_text(re.compile(r"1 word\b|([2-9]|[1-9]\d+) words"), timeout=20000)
+    expect(page.locator("[data-seats] li").nth(1)).to_contain_text(
+        re.compile(r"1 word\b|([2-9]|[1-9]\d+) words"), timeout=20000
+    )
     expect(page.locator("[data-found] li")).to_have_count(1)
 
     results = page.locator("[data-results] .results")
@@ -174,8 +177,9 @@ def touch_drag(page, path: hunt.Path) -> None:
 def test_on_a_phone_the_whole_board_shows_and_a_finger_drag_submits(browser, live_site, transactional_db, make_user):
     """At phone width the board is fully on screen during play, and a touch drag is accepted."""
     make_user("ann")
-    context = browser.new_context(base_url=live_site.url, viewport={"width": 390, "height": 844},
-                                  has_touch=True, is_mobile=True)
+    context = browser.new_context(
+        base_url=live_site.url, viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
     context.set_default_timeout(15000)
     page = context.new_page()
     try:

@@ -82,8 +82,9 @@ def test_web_process_picks_up_a_version_approved_elsewhere(page, make_user, lexi
     expect(page.locator('tr[data-lexicon="wordgame"]')).to_have_attribute("data-present", "no")
     moderator = make_user("mod", is_staff=True)
     moderator.user_permissions.add(Permission.objects.get(codename="moderate_dictionaryrequest"))
-    request, _ = services.request_change(player=make_user("ann"), lexicon_code="wordgame",
-                                         word="zorbing", action="add", reason="x")
+    request, _ = services.request_change(
+        player=make_user("ann"), lexicon_code="wordgame", word="zorbing", action="add", reason="x"
+    )
     services.request_decide(request_id=request.pk, moderator=moderator, approve=True)
     page.goto("/words/?word=zorbing")
     expect(page.locator('tr[data-lexicon="wordgame"]')).to_have_attribute("data-present", "yes")
@@ -99,7 +100,8 @@ def test_word_check_by_keyboard_with_spoken_summary(page, make_user, lexicons):
     page.keyboard.type("colour")
     summary = page.get_by_role("status").filter(has_text="word lists")
     expect(summary).to_have_text(
-        "“colour” is in 4 of 5 word lists; not in American English. Common in everyday English.")
+        "“colour” is in 4 of 5 word lists; not in American English. Common in everyday English."
+    )
     page.get_by_role("link", name="Ask to add “colour” to American English").focus()
     page.keyboard.press("Enter")
     expect(page.get_by_role("heading", name="Ask to add “colour” to American English")).to_be_visible()
@@ -113,7 +115,8 @@ def test_word_check_by_keyboard_with_spoken_summary(page, make_user, lexicons):
     # Editing the word replaces the results and the summary says why a word cannot be one.
     page.get_by_role("textbox", name="Word").fill("colour's")
     expect(page.locator("#word-summary")).to_have_text(
-        "Use the letters a to z only (no spaces, digits, hyphens or apostrophes).")
+        "Use the letters a to z only (no spaces, digits, hyphens or apostrophes)."
+    )
 
 
 def test_my_requests_page_shows_a_decision_as_it_is_made(page, make_user, lexicons):
@@ -121,8 +124,9 @@ def test_my_requests_page_shows_a_decision_as_it_is_made(page, make_user, lexico
     ann = make_user("ann")
     moderator = make_user("mod", is_staff=True)
     moderator.user_permissions.add(Permission.objects.get(codename="moderate_dictionaryrequest"))
-    request, _ = services.request_change(player=ann, lexicon_code="common", word="zorbing",
-                                         action="add", reason="A sport.")
+    request, _ = services.request_change(
+        player=ann, lexicon_code="common", word="zorbing", action="add", reason="A sport."
+    )
     log_in(page, "ann")
     page.goto("/words/requests/")
     row = page.locator(f'[data-my-requests] tr[data-request="{request.pk}"]')
@@ -131,9 +135,14 @@ def test_my_requests_page_shows_a_decision_as_it_is_made(page, make_user, lexico
     page.wait_for_timeout(500)  # the site socket is connected
     # Decided in another thread, like another process: Playwright's event loop runs in this
     # one, and the broadcast after commit cannot run inside it.
-    decide = threading.Thread(target=lambda: (services.request_decide(
-        request_id=request.pk, moderator=moderator, approve=False, note="Not yet in print."),
-        connection.close()))
+    decide = threading.Thread(
+        target=lambda: (
+            services.request_decide(
+                request_id=request.pk, moderator=moderator, approve=False, note="Not yet in print."
+            ),
+            connection.close(),
+        )
+    )
     decide.start()
     decide.join(20)
     expect(row).to_have_attribute("data-status", "rejected")
@@ -151,12 +160,17 @@ def test_worker_process_builds_an_approved_version_without_a_restart(live_site, 
     word = "zqx" + "".join(random.choice("abcdefghij") for _ in range(8))
     moderator = make_user("mod", is_staff=True)
     moderator.user_permissions.add(Permission.objects.get(codename="moderate_dictionaryrequest"))
-    request, _ = services.request_change(player=make_user("ann"), lexicon_code="wordgame",
-                                         word=word, action="add", reason="x")
+    request, _ = services.request_change(
+        player=make_user("ann"), lexicon_code="wordgame", word=word, action="add", reason="x"
+    )
     stored = services.cache_dir() / f"wordgame-{wordlists.cache_key('wordgame', {word})}.lex"
     assert not stored.exists()
-    decide = threading.Thread(target=lambda: (services.request_decide(
-        request_id=request.pk, moderator=moderator, approve=True), connection.close()))
+    decide = threading.Thread(
+        target=lambda: (
+            services.request_decide(request_id=request.pk, moderator=moderator, approve=True),
+            connection.close(),
+        )
+    )
     decide.start()
     decide.join(20)
     deadline = time.monotonic() + 60
@@ -176,16 +190,14 @@ def axe_violations(page) -> list[str]:
     from axe_playwright_python.sync_playwright import Axe
 
     results = Axe().run(page, context={"include": [["main"]]})
-    return [f"{v['id']}: {v['help']} at {[n['target'] for n in v['nodes']]}"
-            for v in results.response["violations"]]
+    return [f"{v['id']}: {v['help']} at {[n['target'] for n in v['nodes']]}" for v in results.response["violations"]]
 
 
 def test_lexicon_pages_pass_axe(page, make_user, lexicons):
     """The word check page (results, a problem, the request panel with errors), My requests,
     the changes log and the request page have no axe-core violations."""
     ann = make_user("ann")
-    services.request_change(player=ann, lexicon_code="common", word="zorbing", action="add",
-                            reason="A sport.")
+    services.request_change(player=ann, lexicon_code="common", word="zorbing", action="add", reason="A sport.")
     log_in(page, "ann")
     checked = {}
     page.goto("/words/?word=colour")
@@ -199,8 +211,11 @@ def test_lexicon_pages_pass_axe(page, make_user, lexicons):
     page.get_by_role("textbox", name="Word").fill("ab1")
     expect(page.locator("[data-word-problem]")).to_be_visible()
     checked["word problem"] = axe_violations(page)
-    for name, url in (("my requests", "/words/requests/"), ("changes", "/words/changes/"),
-                      ("request page", "/words/request/?word=qzqz&lexicon=common&action=add")):
+    for name, url in (
+        ("my requests", "/words/requests/"),
+        ("changes", "/words/changes/"),
+        ("request page", "/words/request/?word=qzqz&lexicon=common&action=add"),
+    ):
         page.goto(url)
         checked[name] = axe_violations(page)
     assert {name: found for name, found in checked.items() if found} == {}

@@ -22,8 +22,9 @@ CLEAR = "rgba(0, 0, 0, 0)"
 
 @pytest.fixture
 def phone(browser, live_site, transactional_db):
-    context = browser.new_context(base_url=live_site.url, viewport={"width": 390, "height": 844},
-                                  has_touch=True, is_mobile=True)
+    context = browser.new_context(
+        base_url=live_site.url, viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
     context.set_default_timeout(15000)
     yield context.new_page()
     context.close()
@@ -182,9 +183,13 @@ def test_the_dark_theme_follows_the_system_and_passes_axe(browser, live_site, tr
         page.goto("/signup/")
         assert axe_violations(page) == []
         # Reduced motion: the pop animation is not applied.
-        assert page.locator("body").evaluate(
-            "() => { const d = document.createElement('div'); d.className = 'word-display ok';"
-            " document.body.appendChild(d); return getComputedStyle(d).animationName; }") == "none"
+        assert (
+            page.locator("body").evaluate(
+                "() => { const d = document.createElement('div'); d.className = 'word-display ok';"
+                " document.body.appendChild(d); return getComputedStyle(d).animationName; }"
+            )
+            == "none"
+        )
     finally:
         context.close()
 
@@ -213,8 +218,15 @@ def test_how_to_play_pages_pass_axe_and_fit_a_phone(browser, live_site, transact
     page = context.new_page()
     try:
         found = {}
-        for path in ("/how-to-play/", "/how-to-play/rampage/", "/how-to-play/classic/",
-                     "/how-to-play/wordgrid/", "/how-to-play/wordgame/", "/how-to-play/tow/", "/offline/"):
+        for path in (
+            "/how-to-play/",
+            "/how-to-play/rampage/",
+            "/how-to-play/classic/",
+            "/how-to-play/wordgrid/",
+            "/how-to-play/wordgame/",
+            "/how-to-play/tow/",
+            "/offline/",
+        ):
             page.goto(path)
             found[path] = axe_violations(page)
             assert page.evaluate("document.documentElement.scrollWidth") <= 390, path
@@ -260,8 +272,12 @@ def test_each_games_main_screen_fits_and_passes_axe(browser, live_site, transact
     crossword_services.game_accept(game_id=crossword.pk, player=bob)
     tow = tow_services.game_create(creator=ann, seconds_per_move=86400, invitees=[bob])
     tow_services.game_accept(game_id=tow.pk, player=bob)
-    context = browser.new_context(base_url=live_site.url, viewport={"width": width, "height": height},
-                                  has_touch=width < 600, is_mobile=width < 600)
+    context = browser.new_context(
+        base_url=live_site.url,
+        viewport={"width": width, "height": height},
+        has_touch=width < 600,
+        is_mobile=width < 600,
+    )
     context.set_default_timeout(15000)
     page = context.new_page()
     found = {}
@@ -270,8 +286,11 @@ def test_each_games_main_screen_fits_and_passes_axe(browser, live_site, transact
         table = open_table(page, "rampage", "easy")
         page.get_by_role("button", name="Start round").click()
         expect(page.locator("[data-clock]")).to_have_text(re.compile(r"^\d:\d\d$"), timeout=10000)
-        screens = [("hunt", None, "[data-board]"), ("crossword", f"/games/{crossword.pk}/", "[data-board]"),
-                   ("tow", f"/tow/{tow.pk}/", "[data-viewport]")]
+        screens = [
+            ("hunt", None, "[data-board]"),
+            ("crossword", f"/games/{crossword.pk}/", "[data-board]"),
+            ("tow", f"/tow/{tow.pk}/", "[data-viewport]"),
+        ]
         for name, path, board in screens:
             if path:
                 page.goto(path)

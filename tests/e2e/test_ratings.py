@@ -48,7 +48,9 @@ def test_a_ranked_game_shows_the_rating_change_profile_and_leaderboard(new_page,
     winner_page = ann_page if resigner_page is bob_page else bob_page
     winner_page.goto(f"/games/{game.pk}/")
     # The change may show as "rating…" for a moment, until the worker has applied it.
-    expect(winner_page.locator(".cw-scores [data-rating-change].up")).to_have_text(re.compile(r"^\+\d+$"), timeout=20000)
+    expect(winner_page.locator(".cw-scores [data-rating-change].up")).to_have_text(
+        re.compile(r"^\+\d+$"), timeout=20000
+    )
     expect(winner_page.locator(".cw-scores [data-rating-change].down")).to_have_text(re.compile(r"^−\d+$"))
     winner_page.screenshot(path="var/test-logs/ratings-game-over.png")
 

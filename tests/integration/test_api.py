@@ -39,8 +39,15 @@ def test_player_shape_with_every_pool(client, make_user):
 
 def test_unknown_player_and_pool_are_404_with_a_json_error(client):
     """Unknown names answer 404 with {"error": ...}, never an HTML page."""
-    for url in ("/api/players/nobody", "/api/players/nobody/games", "/api/leaderboards/chess",
-                "/api/players/%00", "/api/players/" + "a" * 151, "/api/players/ann/games/x", "/api/nothing"):
+    for url in (
+        "/api/players/nobody",
+        "/api/players/nobody/games",
+        "/api/leaderboards/chess",
+        "/api/players/%00",
+        "/api/players/" + "a" * 151,
+        "/api/players/ann/games/x",
+        "/api/nothing",
+    ):
         response = client.get(url)
         assert response.status_code == 404 and "error" in response.json(), url
 
@@ -51,19 +58,31 @@ def test_leaderboard_shape_best_first(client, make_user):
     for name, rating, games in (("ann", 1650, 12), ("bob", 1720, 30), ("cy", 1900, 3)):
         Rating.objects.create(user=make_user(name), pool="classic5", rating=rating, games=games, last_played_at=now)
     body = client.get("/api/leaderboards/classic5").json()
-    assert body == {"pool": "classic5", "players": [
-        {"username": "bob", "rating": 1720, "games": 30}, {"username": "ann", "rating": 1650, "games": 12}]}
+    assert body == {
+        "pool": "classic5",
+        "players": [{"username": "bob", "rating": 1720, "games": 30}, {"username": "ann", "rating": 1650, "games": 12}],
+    }
 
 
 def test_games_newest_first_paginated_with_changes_and_links(client, make_user):
     """Rated games newest first, 20 a page, each with players, scores, changes and a link."""
     ann, bob = make_user("ann"), make_user("bob")
     for number in range(23):
-        services.result_record(pool="rampage", kind="hunt", object_id=number + 1, url=f"/hunts/rounds/{number + 1}/",
-                               finishes=[Finish(ann.pk, 1, 40 + number), Finish(bob.pk, 2, 10)],
-                               finished_at=timezone.now() - timedelta(minutes=5) + timedelta(seconds=number))
-    services.result_record(pool="wordgrid", kind="crossword", object_id=1, url="/games/1/",
-                           finishes=[Finish(ann.pk, 2, 300, left=True), Finish(bob.pk, 1, 280)])
+        services.result_record(
+            pool="rampage",
+            kind="hunt",
+            object_id=number + 1,
+            url=f"/hunts/rounds/{number + 1}/",
+            finishes=[Finish(ann.pk, 1, 40 + number), Finish(bob.pk, 2, 10)],
+            finished_at=timezone.now() - timedelta(minutes=5) + timedelta(seconds=number),
+        )
+    services.result_record(
+        pool="wordgrid",
+        kind="crossword",
+        object_id=1,
+        url="/games/1/",
+        finishes=[Finish(ann.pk, 2, 300, left=True), Finish(bob.pk, 1, 280)],
+    )
     services.ratings_sweep(grace=timedelta(0))
     body = client.get("/api/players/ann/games", {"pool": "rampage"}).json()
     assert body["count"] == 23 and body["pages"] == 2 and len(body["games"]) == 20
@@ -72,7 +91,11 @@ def test_games_newest_first_paginated_with_changes_and_links(client, make_user):
     assert newest["pool"] == "rampage" and newest["url"] == "http://testserver/hunts/rounds/23/"
     assert [p["username"] for p in newest["players"]] == ["ann", "bob"]
     first = newest["players"][0]
-    assert first["score"] == 62 and first["place"] == 1 and first["change"] == first["rating_after"] - first["rating_before"]
+    assert (
+        first["score"] == 62
+        and first["place"] == 1
+        and first["change"] == first["rating_after"] - first["rating_before"]
+    )
     page_two = client.get(body["next"]).json()
     assert len(page_two["games"]) == 3 and page_two["games"][-1]["players"][0]["score"] == 40
     everything = client.get("/api/players/ann/games").json()

@@ -28,11 +28,9 @@ def human_move(game, user):
     rack = state.racks[state.to_move]
     play = movegen.best(state.board, rack, state.variant, state.lexicon)
     if play is not None:
-        return services.game_play(game_id=game.pk, player=user, placement=play.placement,
-                                  move_count=game.move_count)
+        return services.game_play(game_id=game.pk, player=user, placement=play.placement, move_count=game.move_count)
     if len(state.bag) >= len(rack):
-        return services.game_swap(game_id=game.pk, player=user, tiles=rack,
-                                  move_count=game.move_count)
+        return services.game_swap(game_id=game.pk, player=user, tiles=rack, move_count=game.move_count)
     return services.game_pass(game_id=game.pk, player=user, move_count=game.move_count)
 
 
@@ -47,6 +45,7 @@ def no_delay(monkeypatch):
 
 
 # -- accounts and starting games ----------------------------------------------------
+
 
 @pytest.mark.django_db
 def test_bot_accounts_are_flagged_and_created_once():
@@ -66,8 +65,7 @@ def test_bot_accounts_are_flagged_and_created_once():
 def test_a_game_against_a_bot_starts_at_once(make_user, django_capture_on_commit_callbacks):
     """Only bots besides the creator: the game starts now; a bot opening gets its task queued."""
     ann = make_user("ann")
-    game = bots.game_create_with_bots(creator=ann, variant="wordgrid", seconds_per_move=LIVE,
-                                      bots=["club"])
+    game = bots.game_create_with_bots(creator=ann, variant="wordgrid", seconds_per_move=LIVE, bots=["club"])
     assert game.status == Status.ACTIVE and not game.is_open_seek
     seats = list(game.seats.select_related("user"))
     assert [s.user.is_bot for s in seats] == [False, True] and all(s.accepted for s in seats)
@@ -79,8 +77,9 @@ def test_word_grid_mixes_people_and_bots(make_user):
     """Creator, an invitee and two bots of one strength: the bots are seated, the game
     waits for the invitee, and two bots of a strength are two accounts."""
     ann, bob = make_user("ann"), make_user("bob")
-    game = bots.game_create_with_bots(creator=ann, variant="wordgrid", seconds_per_move=DAY,
-                                      bots=["casual", "casual"], invitees=[bob])
+    game = bots.game_create_with_bots(
+        creator=ann, variant="wordgrid", seconds_per_move=DAY, bots=["casual", "casual"], invitees=[bob]
+    )
     assert game.status == Status.WAITING and game.players == 4
     users = [s.user for s in game.seats.order_by("index")]
     assert users[:2] == [ann, bob] and users[2].is_bot and users[3].is_bot and users[2] != users[3]
@@ -93,11 +92,9 @@ def test_word_grid_mixes_people_and_bots(make_user):
 def test_bad_bot_games_are_refused(make_user):
     ann = make_user("ann")
     with pytest.raises(services.Refused, match="takes 2–2 players"):
-        bots.game_create_with_bots(creator=ann, variant="wordgame", seconds_per_move=DAY,
-                                   bots=["club", "expert"])
+        bots.game_create_with_bots(creator=ann, variant="wordgame", seconds_per_move=DAY, bots=["club", "expert"])
     with pytest.raises(services.Refused, match="At most 1"):
-        bots.game_create_with_bots(creator=ann, variant="wordgame", seconds_per_move=DAY,
-                                   bots=["club", "club"])
+        bots.game_create_with_bots(creator=ann, variant="wordgame", seconds_per_move=DAY, bots=["club", "club"])
     with pytest.raises(services.Refused):
         bots.game_create_with_bots(creator=ann, variant="wordgame", seconds_per_move=DAY, bots=[])
     assert not Game.objects.exists()
@@ -113,27 +110,40 @@ def test_new_game_pages_start_games_against_bots(client, make_user):
     assert f'action="{reverse("crosswords:play_bot")}"' in home
     page = client.get(reverse("crosswords:new")).content.decode()
     assert "comes later" not in page and "Play a bot now" in page
-    response = client.post(reverse("crosswords:play_bot"), {
-        "bot-variant": "wordgame", "bot-strength": "expert", "bot-seconds_per_move": LIVE})
+    response = client.post(
+        reverse("crosswords:play_bot"),
+        {"bot-variant": "wordgame", "bot-strength": "expert", "bot-seconds_per_move": LIVE},
+    )
     game = Game.objects.get()
     assert response.status_code == 302 and response.url == game.get_absolute_url()
     assert game.status == Status.ACTIVE and game.variant == "wordgame"
-    response = client.post(reverse("crosswords:new"), {
-        "variant": "wordgrid", "seconds_per_move": DAY, "invitees": "", "open_seats": 1,
-        "bot_1": "beginner", "bot_2": "expert", "bot_3": ""})
+    response = client.post(
+        reverse("crosswords:new"),
+        {
+            "variant": "wordgrid",
+            "seconds_per_move": DAY,
+            "invitees": "",
+            "open_seats": 1,
+            "bot_1": "beginner",
+            "bot_2": "expert",
+            "bot_3": "",
+        },
+    )
     game = Game.objects.exclude(variant="wordgame").get()
     assert game.players == 4 and game.status == Status.WAITING and game.is_open_seek
-    bad = client.post(reverse("crosswords:play_bot"), {
-        "bot-variant": "wordgame", "bot-strength": "grandmaster", "bot-seconds_per_move": LIVE})
+    bad = client.post(
+        reverse("crosswords:play_bot"),
+        {"bot-variant": "wordgame", "bot-strength": "grandmaster", "bot-seconds_per_move": LIVE},
+    )
     assert bad.status_code == 200 and Game.objects.count() == 2
 
 
 # -- bot turns ----------------------------------------------------------------------
 
+
 def started_against(make_user, variant="wordgrid", strength="club", seconds=DAY):
     ann = make_user("ann")
-    game = bots.game_create_with_bots(creator=ann, variant=variant, seconds_per_move=seconds,
-                                      bots=[strength])
+    game = bots.game_create_with_bots(creator=ann, variant=variant, seconds_per_move=seconds, bots=[strength])
     return ann, game
 
 
@@ -164,13 +174,12 @@ def test_bot_turn_moves_through_the_services_and_twice_does_nothing(make_user):
 
 
 @pytest.mark.django_db
-def test_the_human_move_queues_the_bot_after_commit(make_user, django_capture_on_commit_callbacks,
-                                                     monkeypatch):
+def test_the_human_move_queues_the_bot_after_commit(make_user, django_capture_on_commit_callbacks, monkeypatch):
     """The bot's task is queued only when the person's move commits, at the new move number."""
     sent = []
     from games.crosswords import tasks
-    monkeypatch.setattr(tasks.bot_move, "apply_async",
-                        lambda args, countdown: sent.append((args, countdown)))
+
+    monkeypatch.setattr(tasks.bot_move, "apply_async", lambda args, countdown: sent.append((args, countdown)))
     ann, game = started_against(make_user, seconds=LIVE)
     with django_capture_on_commit_callbacks(execute=True):
         human_move(game, ann)
@@ -203,6 +212,7 @@ def test_an_engine_error_is_recorded_and_the_bot_passes(client, make_user, monke
 
     def broken(*args, **kwargs):
         raise RuntimeError("engine exploded")
+
     monkeypatch.setattr(crossword_bot, "choose", broken)
     move = bots.bot_turn(game_id=game.pk, move_count=game.move_count)
     assert move.kind == "pass"
@@ -223,8 +233,10 @@ def test_an_illegal_bot_move_is_refused_recorded_and_passed(make_user, monkeypat
     ann, game = started_against(make_user)
     game = to_bot_turn(game, ann)
     from games.engine.crossword_game import Move as EngineMove
-    monkeypatch.setattr(crossword_bot, "choose",
-                        lambda position, *a, **k: EngineMove.place(position.seat, [(0, 0, "q", False)]))
+
+    monkeypatch.setattr(
+        crossword_bot, "choose", lambda position, *a, **k: EngineMove.place(position.seat, [(0, 0, "q", False)])
+    )
     move = bots.bot_turn(game_id=game.pk, move_count=game.move_count)
     assert move.kind == "pass"
     assert "refused" in BotError.objects.get().error
@@ -240,6 +252,7 @@ def test_rematch_against_a_bot_starts_at_once(make_user):
 
 # -- through a real worker ------------------------------------------------------------
 
+
 def play_to_the_end(game, ann, timeout=120):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -254,8 +267,7 @@ def play_to_the_end(game, ann, timeout=120):
 
 
 @pytest.mark.parametrize("variant, strength", [("wordgrid", "expert"), ("wordgame", "club")])
-def test_a_game_against_a_bot_plays_to_the_end_in_a_real_worker(
-        celery_worker, make_user, no_delay, variant, strength):
+def test_a_game_against_a_bot_plays_to_the_end_in_a_real_worker(celery_worker, make_user, no_delay, variant, strength):
     """Every bot turn is a Celery task queued after the person's move; the game ends by the
     rules, every stored move replays, and the finished game is analysed by its task."""
     ann, game = started_against(make_user, variant=variant, strength=strength, seconds=LIVE)
@@ -272,12 +284,12 @@ def test_a_game_against_a_bot_plays_to_the_end_in_a_real_worker(
 
 # -- analysis -------------------------------------------------------------------------
 
+
 def finished_game(make_user):
     """A two-person Word Grid game played to its natural end (the last turns with the
     bag empty): random plays early on, then the top-scoring play."""
     ann, bob = make_user("ann"), make_user("bob")
-    game = services.game_create(creator=ann, variant="wordgrid", seconds_per_move=DAY,
-                                invitees=[bob])
+    game = services.game_create(creator=ann, variant="wordgrid", seconds_per_move=DAY, invitees=[bob])
     Game.objects.filter(pk=game.pk).update(seed="analysis-1")
     services.game_accept(game_id=game.pk, player=bob)
     users = {0: ann, 1: bob}
@@ -290,10 +302,13 @@ def finished_game(make_user):
             human_move(game, users[game.to_move])
             continue
         state = selectors.engine_state(game)
-        plays = movegen.generate(state.board, state.racks[state.to_move], state.variant,
-                                 state.lexicon)
-        services.game_play(game_id=game.pk, player=users[state.to_move],
-                           placement=rng.choice(plays).placement, move_count=game.move_count)
+        plays = movegen.generate(state.board, state.racks[state.to_move], state.variant, state.lexicon)
+        services.game_play(
+            game_id=game.pk,
+            player=users[state.to_move],
+            placement=rng.choice(plays).placement,
+            move_count=game.move_count,
+        )
     game.refresh_from_db()
     assert game.status == Status.FINISHED and not selectors.engine_state(game).bag
     return game
@@ -317,7 +332,8 @@ def test_analysis_equals_direct_engine_calls_and_is_written_once(make_user):
             position = Position.of(state, move.seat)
             direct = crossword_bot.ranked(position, table, analysis.ALTERNATIVES)
             assert [(b["score"], b["placement"]) for b in row["best"]] == [
-                (p.score, [list(t) for t in p.placement]) for p in direct]
+                (p.score, [list(t) for t in p.placement]) for p in direct
+            ]
             assert row["played"]["score"] == move.score
             top = movegen.best(state.board, position.rack, state.variant, state.lexicon)
             assert row["score_loss"] == max(0, top.score - move.score)
@@ -327,8 +343,7 @@ def test_analysis_equals_direct_engine_calls_and_is_written_once(make_user):
     assert Analysis.objects.count() == 1
     summary = {row["seat"]: row for row in result.summary}
     mine = [r for r in result.moves if r["seat"] == 0]
-    assert summary[0]["average_equity_loss"] == pytest.approx(
-        sum(r["equity_loss"] for r in mine) / len(mine), abs=0.06)
+    assert summary[0]["average_equity_loss"] == pytest.approx(sum(r["equity_loss"] for r in mine) / len(mine), abs=0.06)
 
 
 @pytest.mark.django_db
@@ -342,7 +357,13 @@ def test_no_analysis_before_the_end_and_the_replay_shows_it(client, make_user):
     assert "Average equity loss" in page and "Best play missed" in page
     frames = client.get(reverse("crosswords:replay", args=[game.pk])).json()["frames"]
     assert frames[1]["analysis"]["number"] == 0 and frames[1]["analysis"]["best"]
-    active = Game.objects.create(variant="wordgrid", players=2, lexicon_code="common",
-                                 lexicon_version=1, seconds_per_move=DAY, status=Status.ACTIVE,
-                                 created_by=game.created_by)
+    active = Game.objects.create(
+        variant="wordgrid",
+        players=2,
+        lexicon_code="common",
+        lexicon_version=1,
+        seconds_per_move=DAY,
+        status=Status.ACTIVE,
+        created_by=game.created_by,
+    )
     assert analysis.game_analyse(game_id=active.pk) is None

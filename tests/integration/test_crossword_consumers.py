@@ -38,8 +38,7 @@ async def test_a_move_reaches_every_open_page_of_the_game(ws_connect, make_user)
     assert await ann_ws.receive_json_from(timeout=5) == {"type": "hello", "move_count": 0, "status": "active"}
     assert await bob_ws.receive_json_from(timeout=5) == {"type": "hello", "move_count": 0, "status": "active"}
     play = await sync_to_async(best_play)(game)
-    await sync_to_async(services.game_play)(game_id=game.pk, player=ann,
-                                            placement=play.placement, move_count=0)
+    await sync_to_async(services.game_play)(game_id=game.pk, player=ann, placement=play.placement, move_count=0)
     for ws in (ann_ws, bob_ws):
         message = await ws.receive_json_from(timeout=5)
         assert message == {"type": "moved", "move_count": 1, "status": "active"}
@@ -79,16 +78,15 @@ def test_the_sweep_is_in_the_beat_schedule(settings):
 
 
 @pytest.mark.django_db
-def test_a_live_game_queues_a_forfeit_check_at_each_deadline(make_user, monkeypatch,
-                                                             django_capture_on_commit_callbacks):
+def test_a_live_game_queues_a_forfeit_check_at_each_deadline(
+    make_user, monkeypatch, django_capture_on_commit_callbacks
+):
     """Short times per move queue a task at the deadline; it forfeits only once overdue."""
     queued = []
-    monkeypatch.setattr(tasks.forfeit_if_overdue, "apply_async",
-                        lambda args, eta: queued.append((args, eta)))
+    monkeypatch.setattr(tasks.forfeit_if_overdue, "apply_async", lambda args, eta: queued.append((args, eta)))
     ann, bob = make_user("ann"), make_user("bob")
     with django_capture_on_commit_callbacks(execute=True):
-        game = services.game_create(creator=ann, variant="wordgrid", seconds_per_move=120,
-                                    invitees=[bob])
+        game = services.game_create(creator=ann, variant="wordgrid", seconds_per_move=120, invitees=[bob])
         services.game_accept(game_id=game.pk, player=bob)
     game.refresh_from_db()
     assert queued == [([game.pk], game.deadline + timedelta(seconds=1))]
@@ -99,12 +97,12 @@ def test_a_live_game_queues_a_forfeit_check_at_each_deadline(make_user, monkeypa
 
 
 @pytest.mark.django_db
-def test_a_correspondence_game_leaves_deadlines_to_the_sweep(make_user, monkeypatch,
-                                                             django_capture_on_commit_callbacks):
+def test_a_correspondence_game_leaves_deadlines_to_the_sweep(
+    make_user, monkeypatch, django_capture_on_commit_callbacks
+):
     """Days per move queue no delayed task."""
     queued = []
-    monkeypatch.setattr(tasks.forfeit_if_overdue, "apply_async",
-                        lambda args, eta: queued.append((args, eta)))
+    monkeypatch.setattr(tasks.forfeit_if_overdue, "apply_async", lambda args, eta: queued.append((args, eta)))
     with django_capture_on_commit_callbacks(execute=True):
         start_duel(make_user)
     assert queued == []

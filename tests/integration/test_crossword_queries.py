@@ -24,8 +24,7 @@ DAY = 86400
 
 
 def started(users, seed):
-    game = services.game_create(creator=users[0], variant="wordgrid", seconds_per_move=DAY,
-                                invitees=users[1:])
+    game = services.game_create(creator=users[0], variant="wordgrid", seconds_per_move=DAY, invitees=users[1:])
     Game.objects.filter(pk=game.pk).update(seed=seed)
     for user in users[1:]:
         services.game_accept(game_id=game.pk, player=user)
@@ -56,8 +55,7 @@ def play_until(game, moves):
         user, rack = to_move(game), state.racks[state.to_move]
         play = short_play(state)
         if play is not None:
-            services.game_play(game_id=game.pk, player=user, placement=play.placement,
-                               move_count=game.move_count)
+            services.game_play(game_id=game.pk, player=user, placement=play.placement, move_count=game.move_count)
         elif len(state.bag) >= len(rack):
             services.game_swap(game_id=game.pk, player=user, tiles=rack, move_count=game.move_count)
         else:
@@ -93,13 +91,13 @@ def test_kept_state_equals_a_fresh_replay(games):
     moves = list(game.moves.order_by("number"))
     variant, lex = crossword.variant_named(game.variant), selectors.lexicon(game)
     for count in (44, 3, 17, 0, 30, 44):
-        fresh = engine.replay(variant, game.players, game.seed,
-                              [selectors.engine_move(m) for m in moves[:count]], lex)
+        fresh = engine.replay(variant, game.players, game.seed, [selectors.engine_move(m) for m in moves[:count]], lex)
         assert selectors.engine_state(game, moves=moves[:count]) == fresh
     assert selectors.engine_state(game) == selectors.replay_state(game)
     # Only the moves since an older kept state are read and applied.
-    selectors.STATES.remember(selectors._state_key(game), 30, moves[29].pk,
-                              selectors.engine_state(game, moves=moves[:30]))
+    selectors.STATES.remember(
+        selectors._state_key(game), 30, moves[29].pk, selectors.engine_state(game, moves=moves[:30])
+    )
     assert selectors.engine_state(game) == selectors.replay_state(game)
     selectors.STATES.clear()
     assert selectors.engine_state(game) == selectors.replay_state(game)
@@ -111,8 +109,7 @@ def test_a_state_from_a_move_rolled_back_is_never_used(games):
     user = to_move(game)
     placement = best_placement(game).placement
     with pytest.raises(RuntimeError), transaction.atomic():
-        services.game_play(game_id=game.pk, player=user, placement=placement,
-                           move_count=game.move_count)
+        services.game_play(game_id=game.pk, player=user, placement=placement, move_count=game.move_count)
         raise RuntimeError("roll back")
     assert Move.objects.filter(game=game).count() == 44
     assert selectors.engine_state(game) == selectors.replay_state(game)

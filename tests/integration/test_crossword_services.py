@@ -21,8 +21,7 @@ pytestmark = pytest.mark.django_db
 
 def start(variant, users, seed="seed-1", seconds=DAY):
     """Create a game by invitation, fix its seed, and have everyone accept."""
-    game = services.game_create(creator=users[0], variant=variant, seconds_per_move=seconds,
-                                invitees=users[1:])
+    game = services.game_create(creator=users[0], variant=variant, seconds_per_move=seconds, invitees=users[1:])
     Game.objects.filter(pk=game.pk).update(seed=seed)
     for user in users[1:]:
         services.game_accept(game_id=game.pk, player=user)
@@ -43,18 +42,15 @@ def best_move(game):
     rack = state.racks[state.to_move]
     play = movegen.best(state.board, rack, state.variant, state.lexicon)
     if play is not None:
-        return services.game_play(game_id=game.pk, player=user, placement=play.placement,
-                                  move_count=game.move_count)
+        return services.game_play(game_id=game.pk, player=user, placement=play.placement, move_count=game.move_count)
     if len(state.bag) >= len(rack):
-        return services.game_swap(game_id=game.pk, player=user, tiles=rack,
-                                  move_count=game.move_count)
+        return services.game_swap(game_id=game.pk, player=user, tiles=rack, move_count=game.move_count)
     return services.game_pass(game_id=game.pk, player=user, move_count=game.move_count)
 
 
 def pass_turn(game):
     game.refresh_from_db()
-    return services.game_pass(game_id=game.pk, player=seat_user(game, game.to_move),
-                              move_count=game.move_count)
+    return services.game_pass(game_id=game.pk, player=seat_user(game, game.to_move), move_count=game.move_count)
 
 
 def assert_consistent(game):
@@ -86,8 +82,12 @@ def test_a_whole_game_is_played_to_the_end(make_user, variant, players):
         if 0 < len(state.bag) < rack_size and not swapped_when_small:
             swapped_when_small = True
             with pytest.raises(Refused, match="bag holds only"):
-                services.game_swap(game_id=game.pk, player=seat_user(game, game.to_move),
-                                   tiles=state.racks[game.to_move], move_count=game.move_count)
+                services.game_swap(
+                    game_id=game.pk,
+                    player=seat_user(game, game.to_move),
+                    tiles=state.racks[game.to_move],
+                    move_count=game.move_count,
+                )
         best_move(game)
     state = assert_consistent(game)
     assert swapped_when_small, "the bag never held fewer tiles than a rack"
@@ -110,8 +110,7 @@ def test_a_whole_game_is_played_to_the_end(make_user, variant, players):
         else:
             assert all(f"{w.upper()} {p}" in line.text.upper() for w, p in move.words)
         # Every tile of a play lies on its main word (earlier blanks may too).
-        assert sum(ch.islower() for ch in line.text.split(",")[0]) >= sum(
-            1 for tile in move.placement if tile[3])
+        assert sum(ch.islower() for ch in line.text.split(",")[0]) >= sum(1 for tile in move.placement if tile[3])
     frames = selectors.replay_frames(game=game)
     assert len(frames) == game.move_count + 1
     assert frames[-1]["scores"] == [s.score for s in game.seats.order_by("index")]
@@ -174,13 +173,15 @@ def test_wordgame_redeals_after_two_opening_passes_and_ends_after_three_passes(m
 def test_a_blank_is_played_with_its_declared_letter_and_scores_zero(make_user):
     """A blank placed as a letter is stored as a blank, shows violet and is worth 0."""
     ann, bob = make_user("ann"), make_user("bob")
-    seed = next(f"blank-{n}" for n in range(500)
-                if "?" in _opening_rack("wordgrid", f"blank-{n}"))
+    seed = next(f"blank-{n}" for n in range(500) if "?" in _opening_rack("wordgrid", f"blank-{n}"))
     game = start("wordgrid", [ann, bob], seed=seed)
     state = selectors.engine_state(game)
     user = seat_user(game, state.to_move)
-    plays = [p for p in movegen.generate(state.board, state.racks[state.to_move], state.variant,
-                                         state.lexicon) if any(t[3] for t in p.placement)]
+    plays = [
+        p
+        for p in movegen.generate(state.board, state.racks[state.to_move], state.variant, state.lexicon)
+        if any(t[3] for t in p.placement)
+    ]
     play = max(plays, key=lambda p: p.score)
     services.game_play(game_id=game.pk, player=user, placement=play.placement, move_count=0)
     move = Move.objects.get(game=game, number=0)
@@ -194,12 +195,12 @@ def test_a_blank_is_played_with_its_declared_letter_and_scores_zero(make_user):
     assert sorted(ch for ch in main if ch.islower()) == sorted(t[2] for t in play.placement if t[3])
     assert main in selectors.replay_frames(game=game)[1]["text"]
     other = ann if user == bob else bob
-    assert Notification.objects.get(user=other, kind="crossword.turn").text.startswith(
-        f"{user.username} played {main}")
+    assert Notification.objects.get(user=other, kind="crossword.turn").text.startswith(f"{user.username} played {main}")
 
 
 def _opening_rack(variant, seed):
     from games.engine import crossword_game
+
     game = crossword_game.new_game(crossword.VARIANTS[variant], 2, seed, None)
     return game.racks[game.to_move]
 
@@ -236,8 +237,9 @@ def test_tiles_not_on_the_rack_are_refused(duel):
     rack = selectors.engine_state(game).racks[game.to_move]
     missing = next(letter for letter in "zqxjkvwy" if letter not in rack)
     with pytest.raises(Refused, match="not on your rack"):
-        services.game_play(game_id=game.pk, player=mover,
-                           placement=[(7, 7, missing, False), (7, 8, "a", False)], move_count=0)
+        services.game_play(
+            game_id=game.pk, player=mover, placement=[(7, 7, missing, False), (7, 8, "a", False)], move_count=0
+        )
     with pytest.raises(Refused, match="not on your rack"):
         services.game_swap(game_id=game.pk, player=mover, tiles=missing, move_count=0)
     assert _unchanged(game)
@@ -275,7 +277,7 @@ def test_an_illegal_placement_is_refused_with_the_reason(duel):
     """Tiles off the star on the first play are refused with the rule's reason."""
     game, mover, other, play = duel
     moved = [(r - 3, c, letter, blank) for r, c, letter, blank in play.placement]
-    moved = [(r, c, l, b) for r, c, l, b in moved if 0 <= r]
+    moved = [(r, c, letter, b) for r, c, letter, b in moved if 0 <= r]
     with pytest.raises(Refused, match="(?i)centre|line|first"):
         services.game_play(game_id=game.pk, player=mover, placement=moved, move_count=0)
     assert _unchanged(game)
@@ -311,8 +313,7 @@ def test_resigning_ends_a_two_player_game_with_the_other_player_winning(duel):
     assert seats[other].place == 1 and seats[mover].place == 2
     assert seats[mover].left == "resigned"
     result = selectors.game_view(game=game, viewer=other).result
-    assert result == (f"{other.shown_name} wins (0–{play.score}); "
-                      f"the game ended because {mover.shown_name} resigned.")
+    assert result == (f"{other.shown_name} wins (0–{play.score}); the game ended because {mover.shown_name} resigned.")
     with pytest.raises(Refused, match="over"):
         services.game_pass(game_id=game.pk, player=other, move_count=None)
 
@@ -325,7 +326,8 @@ def test_preview_shows_score_and_words_or_the_reason(duel):
     assert result["words"][0][0].upper() == play.main_word.upper()
     empty = selectors.preview(game=game, player=mover, placement=[], move_count=0)
     assert sorted(map(tuple, empty["offered"])) == sorted(  # the star's row and column
-        {(7, c) for c in range(15)} | {(r, 7) for r in range(15)})
+        {(7, c) for c in range(15)} | {(r, 7) for r in range(15)}
+    )
     row, col, letter, blank = play.placement[0]
     one = (row + 1, col, letter, blank) if row < 7 else (row, col, letter, blank)
     result = selectors.preview(game=game, player=mover, placement=[one], move_count=0)
@@ -363,7 +365,8 @@ def test_invitations_seeks_decline_and_rematch(make_user):
     # game has started.
     assert Notification.objects.filter(user=ann, kind="crossword.turn").count() == 1
     assert Notification.objects.get(user=bob, kind="crossword.started").text == (
-        f"Word Grid #{seek.pk} has started: ann moves first.")
+        f"Word Grid #{seek.pk} has started: ann moves first."
+    )
     assert not Notification.objects.filter(user__in=[ann, cy], kind="crossword.started").exists()
     with pytest.raises(Refused):
         services.game_accept(game_id=seek.pk, player=make_user("di"))
@@ -394,7 +397,7 @@ def test_invitations_seeks_decline_and_rematch(make_user):
 def test_my_games_lists_my_turn_first_and_counts_the_badge(make_user):
     """Games awaiting my move come first and are counted for the header badge."""
     ann, bob = make_user("ann"), make_user("bob")
-    first = start("wordgrid", [ann, bob])   # ann opens
+    first = start("wordgrid", [ann, bob])  # ann opens
     second = start("wordgrid", [bob, ann])  # bob opens
     assert selectors.games_awaiting_move_count(user=ann) == 1
     lists = selectors.my_games(user=ann)
@@ -437,7 +440,8 @@ def test_a_reminder_is_sent_once_when_a_fifth_of_the_time_is_left(make_user):
 
 
 def test_notifications_are_sent_after_commit_and_not_on_rollback(
-        make_user, django_capture_on_commit_callbacks, settings):
+    make_user, django_capture_on_commit_callbacks, settings
+):
     """The your-turn email is queued on commit; a refused or rolled-back move queues nothing."""
     from django.core import mail
 
@@ -456,8 +460,7 @@ def test_notifications_are_sent_after_commit_and_not_on_rollback(
         assert callbacks == []
         with django_capture_on_commit_callbacks(execute=True) as callbacks:
             with pytest.raises(RuntimeError), transaction.atomic():
-                services.game_play(game_id=game.pk, player=ann, placement=play.placement,
-                                   move_count=0)
+                services.game_play(game_id=game.pk, player=ann, placement=play.placement, move_count=0)
                 raise RuntimeError("a later step of the caller failed")
         assert callbacks == [] and mail.outbox == []
         assert not Notification.objects.filter(user=bob, kind="crossword.turn").exists()
@@ -465,8 +468,9 @@ def test_notifications_are_sent_after_commit_and_not_on_rollback(
             services.game_play(game_id=game.pk, player=ann, placement=play.placement, move_count=0)
             assert mail.outbox == []
         turn = Notification.objects.get(user=bob, kind="crossword.turn")
-        assert turn.text == (f"ann played {play.main_word.upper()} for {play.score}; "
-                             f"your turn in Word Grid #{game.pk}.")  # one word: it says it all
+        assert turn.text == (
+            f"ann played {play.main_word.upper()} for {play.score}; your turn in Word Grid #{game.pk}."
+        )  # one word: it says it all
         assert mail.outbox == []  # bob opted out of email
         game.refresh_from_db()
         with django_capture_on_commit_callbacks(execute=True):
@@ -480,7 +484,8 @@ def test_notifications_are_sent_after_commit_and_not_on_rollback(
 
 @pytest.mark.parametrize("seconds, emailed", [(DAY, True), (5 * 60, False)])
 def test_your_turn_and_reminder_emails_are_for_correspondence_games_only(
-        make_user, django_capture_on_commit_callbacks, settings, seconds, emailed):
+    make_user, django_capture_on_commit_callbacks, settings, seconds, emailed
+):
     """A live game's turn passes in minutes: it notifies in the site but sends no email."""
     from django.core import mail
 
@@ -501,7 +506,9 @@ def test_your_turn_and_reminder_emails_are_for_correspondence_games_only(
     subjects = [m.subject for m in mail.outbox if m.to == ["ann@example.com"]]
     if emailed:
         assert [subject.split("] ")[-1] for subject in subjects] == [
-            f"Your turn in Word Grid #{game.pk}", f"Reminder: your move in Word Grid #{game.pk}"]
+            f"Your turn in Word Grid #{game.pk}",
+            f"Reminder: your move in Word Grid #{game.pk}",
+        ]
         assert f"https://play.example.org/games/{game.pk}/" in mail.outbox[-1].body
     else:
         assert subjects == []
@@ -551,8 +558,9 @@ def test_a_game_keeps_the_lexicon_version_it_started_with(make_user):
     state = selectors.engine_state(game)
     play = movegen.best(state.board, state.racks[0], state.variant, state.lexicon)
     common = Lexicon.objects.get(code="common")
-    WordChange.objects.create(lexicon=common, version=2, word=play.main_word,
-                              action=Action.REMOVE, decided_at=timezone.now())
+    WordChange.objects.create(
+        lexicon=common, version=2, word=play.main_word, action=Action.REMOVE, decided_at=timezone.now()
+    )
     Lexicon.objects.filter(pk=common.pk).update(current_version=2)
 
     later = start("wordgrid", [ann, bob], seed=game.seed)

@@ -39,7 +39,7 @@ def test_game_page_shows_my_rack_and_never_the_bag(client, duel):
     assert page.count('class="rt') >= 7 and "Your turn" in page
     assert "data-rack" in page and "Unseen tiles (93)" in page
     rack_html = page.split("data-rack")[1].split("</div>")[0]
-    assert "".join(sorted(l for l in rack_html.split('data-letter="')[1:] for l in l[0])) == state.racks[0]
+    assert "".join(sorted(tile[0] for tile in rack_html.split('data-letter="')[1:])) == state.racks[0]
     partial = client.get(f"/games/{game.pk}/", headers={"HX-Request": "true"}).content.decode()
     assert partial.lstrip().startswith('<div id="play-area"') and "<html" not in partial
 
@@ -57,17 +57,20 @@ def test_playing_through_the_views(client, duel):
     assert Move.objects.filter(game=game).count() == 1
 
 
-@pytest.mark.parametrize("raw, reason", [
-    ("not json", "could not be read"),
-    ("[]", "between 1 and 8"),
-    ('[[7, 7, "a"]]', "could not be read"),
-    ('[[7, 15, "a", false]]', "off the board"),
-    ('[[7, 7, "1", false]]', "no letter"),
-    ('[[7, 7, "", true]]', "blank"),
-    ('[[7, 7, "a", false], [7, 7, "b", false]]', "Two tiles"),
-    ("[" * 5000, "could not be read"),  # deep nesting: refused, not a parser crash
-    ('[[7, 7, "a", false]' + ', [7, 8, "b", false]' * 200 + "]", "could not be read"),
-])
+@pytest.mark.parametrize(
+    "raw, reason",
+    [
+        ("not json", "could not be read"),
+        ("[]", "between 1 and 8"),
+        ('[[7, 7, "a"]]', "could not be read"),
+        ('[[7, 15, "a", false]]', "off the board"),
+        ('[[7, 7, "1", false]]', "no letter"),
+        ('[[7, 7, "", true]]', "blank"),
+        ('[[7, 7, "a", false], [7, 7, "b", false]]', "Two tiles"),
+        ("[" * 5000, "could not be read"),  # deep nesting: refused, not a parser crash
+        ('[[7, 7, "a", false]' + ', [7, 8, "b", false]' * 200 + "]", "could not be read"),
+    ],
+)
 def test_malformed_placements_are_refused(client, duel, raw, reason):
     """A malformed placement is refused with a clear message and changes nothing."""
     game, ann, bob, play = duel
@@ -83,9 +86,12 @@ def test_forged_posts_on_someone_elses_game_are_refused(client, duel, make_user)
     """A player without a seat gets 403 for every action and nothing changes."""
     game, ann, bob, play = duel
     client.force_login(make_user("eve"))
-    for url, data in (("play", {"placement": as_json(play), "move_count": 0}),
-                      ("pass", {"move_count": 0}), ("swap", {"tiles": "a", "move_count": 0}),
-                      ("resign", {})):
+    for url, data in (
+        ("play", {"placement": as_json(play), "move_count": 0}),
+        ("pass", {"move_count": 0}),
+        ("swap", {"tiles": "a", "move_count": 0}),
+        ("resign", {}),
+    ):
         response = client.post(f"/games/{game.pk}/{url}/", data)
         assert response.status_code == 403, url
         assert "not playing" in response.json()["reason"]
@@ -135,15 +141,19 @@ def test_new_game_form_invites_and_my_games_lists_it(client, make_user):
     """Creating a game invites by username; My games and the badge show it."""
     ann, bob = make_user("ann"), make_user("bob")
     client.force_login(ann)
-    response = client.post("/games/new/", {"variant": "wordgrid", "seconds_per_move": 3 * DAY, "invitees": "bob",
-                                           "open_seats": 0})
+    response = client.post(
+        "/games/new/", {"variant": "wordgrid", "seconds_per_move": 3 * DAY, "invitees": "bob", "open_seats": 0}
+    )
     game = Game.objects.get()
     assert response.status_code == 302 and response.url == f"/games/{game.pk}/"
     assert game.seconds_per_move == 3 * DAY and game.status == Status.WAITING
-    bad = client.post("/games/new/", {"variant": "wordgame", "seconds_per_move": 3 * DAY, "invitees": "nobody", "open_seats": 0})
+    bad = client.post(
+        "/games/new/", {"variant": "wordgame", "seconds_per_move": 3 * DAY, "invitees": "nobody", "open_seats": 0}
+    )
     assert "There is no player called nobody" in bad.content.decode()
-    too_many = client.post("/games/new/", {"variant": "wordgame", "seconds_per_move": 3 * DAY, "invitees": "bob",
-                                           "open_seats": 1})
+    too_many = client.post(
+        "/games/new/", {"variant": "wordgame", "seconds_per_move": 3 * DAY, "invitees": "bob", "open_seats": 1}
+    )
     assert "Wordgame takes 2–2 players" in too_many.content.decode()
     client.force_login(bob)
     page = client.get("/games/").content.decode()
@@ -163,8 +173,7 @@ def test_my_games_rows_say_who_moves_and_the_lobby_has_take_a_seat(client, duel,
     lobby can be joined from the list."""
     game, ann, bob, play = duel
     services.game_play(game_id=game.pk, player=ann, placement=play.placement, move_count=0)
-    seek = services.game_create(creator=make_user("cy"), variant="wordgrid", seconds_per_move=DAY,
-                                open_seats=1)
+    seek = services.game_create(creator=make_user("cy"), variant="wordgrid", seconds_per_move=DAY, open_seats=1)
     client.force_login(ann)
     page = client.get("/games/").content.decode()
     their_turn = page.split('id="their-turn"')[1].split("</section>")[0]

@@ -16,15 +16,24 @@ from tests.conftest import ROOT, free_port, wait_for_port
 @pytest.fixture(scope="module")
 def embedded_site(tmp_path_factory):
     var = tmp_path_factory.mktemp("embedded-var")
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "WORDFALL_TESTING", "DJANGO_SETTINGS_MODULE")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DATABASE_URL", "REDIS_URL", "WORDFALL_TESTING", "DJANGO_SETTINGS_MODULE")
+    }
     env["VAR_DIR"] = str(var)
     bin_dir = Path(sys.executable).parent
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env, check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env, check=True, capture_output=True
+    )
     port = free_port()
     log = open(var / "daphne.log", "w")
     server = subprocess.Popen(
         [str(bin_dir / "daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     try:
         wait_for_port(port, server)

@@ -22,8 +22,9 @@ def test_poll_delays_grow_then_stop_after_a_few_minutes():
 def test_pending_badge_backs_off_per_attempt_and_gives_up(client, make_user):
     """The fragment names the next attempt and its longer delay; after the last it stops polling."""
     ann, bob = make_user("ann"), make_user("bob")
-    services.result_record(pool="rampage", kind="hunt", object_id=997,
-                           finishes=[services.Finish(ann.pk, 1), services.Finish(bob.pk, 2)])
+    services.result_record(
+        pool="rampage", kind="hunt", object_id=997, finishes=[services.Finish(ann.pk, 1), services.Finish(bob.pk, 2)]
+    )
     url = reverse("ratings:change", args=["hunt", 997, ann.pk])
     first = client.get(url).content.decode()
     assert 'hx-trigger="load delay:1s"' in first and f'{url}?attempt=1"' in first
@@ -32,4 +33,4 @@ def test_pending_badge_backs_off_per_attempt_and_gives_up(client, make_user):
     for last in (POLL_ATTEMPTS, 10**9):
         done = client.get(url, {"attempt": last}).content.decode()
         assert 'data-rating-change="pending"' in done and "hx-get" not in done
-    assert 'delay:1s' in client.get(url, {"attempt": "x"}).content.decode()
+    assert "delay:1s" in client.get(url, {"attempt": "x"}).content.decode()

@@ -22,7 +22,7 @@ def test_hunt_pools_carry_the_rules_of_their_rounds():
 
 @pytest.mark.parametrize("settled", [scale.PROVISIONAL_GAMES, 7])
 def test_provisional_badge_and_profile_name_the_scales_number(make_user, monkeypatch, settled):
-    """"Provisional: fewer than N rated games" shows scale.PROVISIONAL_GAMES, not a copy of it."""
+    """ "Provisional: fewer than N rated games" shows scale.PROVISIONAL_GAMES, not a copy of it."""
     from games.ratings.models import Rating
 
     monkeypatch.setattr(scale, "PROVISIONAL_GAMES", settled)
@@ -30,6 +30,7 @@ def test_provisional_badge_and_profile_name_the_scales_number(make_user, monkeyp
     Rating.objects.create(user=ann, pool="rampage", games=1)
     badge = Template("{% load ratings %}{% pool_rating user 'rampage' %}").render(Context({"user": ann}))
     profile = Template("{% load ratings %}{% profile_statistics player %}").render(
-        Context({"user": ann, "player": ann}))
+        Context({"user": ann, "player": ann})
+    )
     for html in (badge, profile):
         assert f"Provisional: fewer than {settled} rated games" in html

@@ -48,8 +48,7 @@ def test_a_lost_bot_turn_is_made_within_seconds(make_user, django_capture_on_com
     assert Move.objects.filter(game=game, seat=bot_seat).exists()
 
 
-def test_the_sweep_leaves_games_where_a_person_is_to_move(make_user, django_capture_on_commit_callbacks,
-                                                          monkeypatch):
+def test_the_sweep_leaves_games_where_a_person_is_to_move(make_user, django_capture_on_commit_callbacks, monkeypatch):
     """A game with a bot where the person is to move is not handed to the bot's turn at all."""
     game, _ = bot_game(make_user, django_capture_on_commit_callbacks, to_bot=False)
     called = []

@@ -110,8 +110,9 @@ async def test_simultaneous_identical_submissions_over_sockets(ws_connect, make_
     for word in ("rate", "tear", "ding", "ten"):
         message = {"type": "submit", "round_id": game_round.pk, "word": word}
         await asyncio.gather(ws_ann.send_json_to(message), ws_bob.send_json_to(message))
-        outcomes = sorted([(await receive_until(ws_ann, "result"))["outcome"],
-                           (await receive_until(ws_bob, "result"))["outcome"]])
+        outcomes = sorted(
+            [(await receive_until(ws_ann, "result"))["outcome"], (await receive_until(ws_bob, "result"))["outcome"]]
+        )
         assert outcomes == ["accepted", "taken"], word
     assert await sync_to_async(FoundWord.objects.filter(round=game_round).count)() == 4
 
@@ -124,14 +125,26 @@ async def test_late_forged_and_malformed_messages(ws_connect, make_user):
     cases = [
         ("not json", "error", "Messages must be JSON text."),
         (json.dumps({"type": "submit", "round_id": "1", "word": "cat"}), "error", "A submission names its round."),
-        (json.dumps({"type": "submit", "round_id": game_round.pk, "path": [[0, 0], [5, 5]]}), "result",
-         "The path leaves the board."),
-        (json.dumps({"type": "submit", "round_id": game_round.pk, "path": [[0, 0], [1, 3]]}), "result",
-         "The path jumps between tiles that do not touch."),
-        (json.dumps({"type": "submit", "round_id": game_round.pk, "path": [[0, 0], [0, 1], [0, 0]]}), "result",
-         "The path uses a tile twice."),
-        (json.dumps({"type": "submit", "round_id": game_round.pk, "word": "cat", "pad": "x" * 5000}), "error",
-         "Message too large."),
+        (
+            json.dumps({"type": "submit", "round_id": game_round.pk, "path": [[0, 0], [5, 5]]}),
+            "result",
+            "The path leaves the board.",
+        ),
+        (
+            json.dumps({"type": "submit", "round_id": game_round.pk, "path": [[0, 0], [1, 3]]}),
+            "result",
+            "The path jumps between tiles that do not touch.",
+        ),
+        (
+            json.dumps({"type": "submit", "round_id": game_round.pk, "path": [[0, 0], [0, 1], [0, 0]]}),
+            "result",
+            "The path uses a tile twice.",
+        ),
+        (
+            json.dumps({"type": "submit", "round_id": game_round.pk, "word": "cat", "pad": "x" * 5000}),
+            "error",
+            "Message too large.",
+        ),
         (json.dumps({"type": "resign"}), "error", "Unknown message type: resign"),
         (json.dumps({"type": "start"}), "error", "A round is already in progress."),
     ]
@@ -233,6 +246,7 @@ async def test_two_tabs_are_one_player(ws_connect, make_user):
 
 async def test_classic_players_see_only_counts_of_others(ws_connect, make_user):
     """Classic: the finder's tabs get the word; others only a count."""
+
     @sync_to_async
     def classic_table():
         ann, bob = make_user("ann"), make_user("bob")

@@ -49,23 +49,36 @@ print(json.dumps({"status": r.status if r else None,
 
 
 def shell(env, code: str) -> dict:
-    out = subprocess.run([sys.executable, "manage.py", "shell", "-c", "import json\n" + code],
-                         cwd=ROOT, env=env, check=True, capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", "import json\n" + code],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 @pytest.fixture
 def embedded(tmp_path):
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("DATABASE_URL", "REDIS_URL", "WORDFALL_TESTING", "DJANGO_SETTINGS_MODULE")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DATABASE_URL", "REDIS_URL", "WORDFALL_TESTING", "DJANGO_SETTINGS_MODULE")
+    }
     env["VAR_DIR"] = str(tmp_path)
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env, check=True,
-                   capture_output=True)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env, check=True, capture_output=True
+    )
     port = free_port()
     log = open(tmp_path / "daphne.log", "w")
     server = subprocess.Popen(
         [str(Path(sys.executable).parent / "daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     try:
         wait_for_port(port, server)
@@ -81,14 +94,34 @@ def test_a_bot_round_ends_on_time_in_the_embedded_default(embedded):
     made = shell(env, SETUP)
     jar = http.cookiejar.CookieJar()
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
-    jar.set_cookie(http.cookiejar.Cookie(
-        0, "sessionid", made["session"], None, False, "127.0.0.1", False, False, "/", True, False, None, False,
-        None, None, {}))
+    jar.set_cookie(
+        http.cookiejar.Cookie(
+            0,
+            "sessionid",
+            made["session"],
+            None,
+            False,
+            "127.0.0.1",
+            False,
+            False,
+            "/",
+            True,
+            False,
+            None,
+            False,
+            None,
+            None,
+            {},
+        )
+    )
     page = opener.open(f"{url}/hunts/{made['table']}/").read().decode()
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
     request = urllib.request.Request(
-        f"{url}/hunts/{made['table']}/start/", data=f"csrfmiddlewaretoken={token}".encode(),
-        headers={"Referer": f"{url}/hunts/{made['table']}/"}, method="POST")
+        f"{url}/hunts/{made['table']}/start/",
+        data=f"csrfmiddlewaretoken={token}".encode(),
+        headers={"Referer": f"{url}/hunts/{made['table']}/"},
+        method="POST",
+    )
     assert opener.open(request).status == 200
     deadline = time.monotonic() + 60
     status = shell(env, STATUS)

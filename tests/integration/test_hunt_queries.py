@@ -50,6 +50,7 @@ async def state_on(ws, timeout=10) -> dict:
 
 async def quiet(sockets, wait=0.3):
     """Read every socket until none has anything more to say."""
+
     async def drain(ws):
         while not await ws.receive_nothing(timeout=wait):
             await ws.receive_from()

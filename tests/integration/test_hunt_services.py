@@ -21,9 +21,7 @@ RAMPAGE_BOARD = hunt.Board(
     [["c", "a", "t", "s"], ["o", "r", "e", "x"], ["d", "i", "n", "g"], ["p", "l", "u", "m"]],
     bonuses={(0, 0): "3L", (0, 2): "3W", (2, 2): "2L", (3, 3): "2L"},
 )
-CLASSIC_BOARD = hunt.Board(
-    [["c", "a", "t", "s"], ["o", "r", "e", "x"], ["d", "i", "n", "g"], ["qu", "e", "e", "n"]]
-)
+CLASSIC_BOARD = hunt.Board([["c", "a", "t", "s"], ["o", "r", "e", "x"], ["d", "i", "n", "g"], ["qu", "e", "e", "n"]])
 
 
 def start_round(table, board, host=None):
@@ -64,14 +62,17 @@ def test_create_table_seats_host_and_bots(make_user):
     assert services.table_create(host=ann, game="rampage").round_seconds == 120
 
 
-@pytest.mark.parametrize("settings_, reason", [
-    ({"seat_count": 5}, "A table has 2 to 4 seats."),
-    ({"game": "classic", "size": 6}, "Classic hunts are 4×4 or 5×5."),
-    ({"round_seconds": 45}, "A Rampage round lasts 1 to 5 minutes."),
-    ({"bots": ("easy", "easy")}, "Too many bots for the seats."),
-    ({"bots": ("genius",), "seat_count": 2}, "Unknown bot strength."),
-    ({"game": "chess"}, "Unknown game."),
-])
+@pytest.mark.parametrize(
+    "settings_, reason",
+    [
+        ({"seat_count": 5}, "A table has 2 to 4 seats."),
+        ({"game": "classic", "size": 6}, "Classic hunts are 4×4 or 5×5."),
+        ({"round_seconds": 45}, "A Rampage round lasts 1 to 5 minutes."),
+        ({"bots": ("easy", "easy")}, "Too many bots for the seats."),
+        ({"bots": ("genius",), "seat_count": 2}, "Unknown bot strength."),
+        ({"game": "chess"}, "Unknown game."),
+    ],
+)
 def test_create_table_refuses_bad_settings(make_user, settings_, reason):
     """Out-of-range settings are refused with a reason."""
     with pytest.raises(services.Refused) as refused:
@@ -158,21 +159,24 @@ def test_typed_word_gets_the_best_path(rampage):
     assert result.outcome == "accepted" and result.points == (9 + 1 + 1 + 1) * 3
 
 
-@pytest.mark.parametrize("payload, outcome, reason", [
-    ({"word": "xq"}, "invalid", "XQ is not in the word list."),
-    ({"word": "zebra"}, "invalid", "ZEBRA is not on the board."),
-    ({"word": "dog"}, "invalid", "DOG is not on the board."),
-    ({"word": "a"}, "invalid", "Too short: at least 2 letters."),
-    ({"word": "ca t"}, "invalid", "Only letters a–z, please."),
-    ({"word": "x" * 5000}, "refused", "Send a word or a path."),
-    ({"word": 12}, "refused", "Send a word or a path."),
-    ({"path": [[0, 0], [0, 2]]}, "invalid", "The path jumps between tiles that do not touch."),
-    ({"path": [[0, 0], [0, 1], [0, 0]]}, "invalid", "The path uses a tile twice."),
-    ({"path": [[0, 0], [9, 9]]}, "invalid", "The path leaves the board."),
-    ({"path": [[0, 0], "x"]}, "refused", "A path is a list of [row, col] squares."),
-    ({"path": [[0, 0]] * 100}, "refused", "A path is a list of [row, col] squares."),
-    ({"path": {"a": 1}}, "refused", "A path is a list of [row, col] squares."),
-])
+@pytest.mark.parametrize(
+    "payload, outcome, reason",
+    [
+        ({"word": "xq"}, "invalid", "XQ is not in the word list."),
+        ({"word": "zebra"}, "invalid", "ZEBRA is not on the board."),
+        ({"word": "dog"}, "invalid", "DOG is not on the board."),
+        ({"word": "a"}, "invalid", "Too short: at least 2 letters."),
+        ({"word": "ca t"}, "invalid", "Only letters a–z, please."),
+        ({"word": "x" * 5000}, "refused", "Send a word or a path."),
+        ({"word": 12}, "refused", "Send a word or a path."),
+        ({"path": [[0, 0], [0, 2]]}, "invalid", "The path jumps between tiles that do not touch."),
+        ({"path": [[0, 0], [0, 1], [0, 0]]}, "invalid", "The path uses a tile twice."),
+        ({"path": [[0, 0], [9, 9]]}, "invalid", "The path leaves the board."),
+        ({"path": [[0, 0], "x"]}, "refused", "A path is a list of [row, col] squares."),
+        ({"path": [[0, 0]] * 100}, "refused", "A path is a list of [row, col] squares."),
+        ({"path": {"a": 1}}, "refused", "A path is a list of [row, col] squares."),
+    ],
+)
 def test_bad_submissions_are_refused_and_change_nothing(rampage, payload, outcome, reason):
     """Malformed, forged or wrong submissions get a reason and store nothing."""
     table, ann, bob = rampage
@@ -188,8 +192,9 @@ def test_late_early_and_outsider_submissions(rampage, make_user):
     game_round, now = start_round(table, RAMPAGE_BOARD)
     late = services.round_submit(round_id=game_round.pk, user=ann, word="cat", now=game_round.deadline)
     assert late.outcome == "late"
-    early = services.round_submit(round_id=game_round.pk, user=ann, word="cat",
-                                  now=game_round.starts_at - timedelta(seconds=1))
+    early = services.round_submit(
+        round_id=game_round.pk, user=ann, word="cat", now=game_round.starts_at - timedelta(seconds=1)
+    )
     assert early.outcome == "refused" and "not started" in early.reason
     outsider = services.round_submit(round_id=game_round.pk, user=make_user("eve"), word="cat", now=now)
     assert outsider.outcome == "refused" and outsider.reason == "You are not playing in this round."
@@ -201,8 +206,7 @@ def test_flood_is_rate_limited(rampage):
     """A flood of submissions from one player is cut off with a reason."""
     table, ann, bob = rampage
     game_round, now = start_round(table, RAMPAGE_BOARD)
-    outcomes = [services.round_submit(round_id=game_round.pk, user=ann, word="zzz", now=now).outcome
-                for _ in range(20)]
+    outcomes = [services.round_submit(round_id=game_round.pk, user=ann, word="zzz", now=now).outcome for _ in range(20)]
     assert outcomes.count("refused") >= 10
 
 
@@ -278,7 +282,10 @@ def test_classic_cross_off_and_comparisons(classic):
     players = {p.user.username: p for p in ended.players.all()}
     assert (players["ann"].score, players["ann"].word_count) == (2, 1)  # queen (5 letters)
     assert (players["bob"].score, players["bob"].computer_points) == (1, 2)  # ding on 4×4
-    assert set(FoundWord.objects.filter(round=game_round, crossed_off=True).values_list("word", flat=True)) == {"cat", "rate"}
+    assert set(FoundWord.objects.filter(round=game_round, crossed_off=True).values_list("word", flat=True)) == {
+        "cat",
+        "rate",
+    }
     assert players["ann"].is_winner
     results = selectors.round_results(game_round.pk)
     assert results["common"] == ["cat", "rate"]
@@ -303,8 +310,7 @@ def test_classic_state_after_the_round_lists_only_own_words_crossed_off(classic)
         services.round_submit(round_id=game_round.pk, user=user, word=word, now=now)
     services.round_end(round_id=game_round.pk, now=game_round.deadline)
     found = selectors.table_state(table.pk, ann)["round"]["found"]
-    assert sorted((f["word"], f["points"], f["crossed_off"]) for f in found) == [
-        ("cat", 0, True), ("queen", 2, False)]
+    assert sorted((f["word"], f["points"], f["crossed_off"]) for f in found) == [("cat", 0, True), ("queen", 2, False)]
     assert selectors.table_state(table.pk, None)["round"]["found"] == []
 
 
@@ -421,8 +427,9 @@ def test_a_submission_racing_round_end_is_late_not_lost(rampage):
     ender = threading.Thread(target=end)
     ender.start()
     assert totalling.wait(10)
-    result = services.round_submit(round_id=game_round.pk, user=ann, word="cat",
-                                   now=game_round.deadline - timedelta(seconds=1))
+    result = services.round_submit(
+        round_id=game_round.pk, user=ann, word="cat", now=game_round.deadline - timedelta(seconds=1)
+    )
     ender.join()
     assert result.outcome == "late"
     assert not FoundWord.objects.filter(round=game_round).exists()

@@ -37,8 +37,7 @@ def moderator(make_user):
 
 
 def ask(player, word="zorbing", action="add", code="common", reason="A sport."):
-    return services.request_change(player=player, lexicon_code=code, word=word,
-                                   action=action, reason=reason)
+    return services.request_change(player=player, lexicon_code=code, word=word, action=action, reason=reason)
 
 
 # -- loading ---------------------------------------------------------------------
@@ -71,20 +70,23 @@ def test_unknown_code_and_version_are_refused():
 # -- requests --------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("word, action, code, reason, message", [
-    ("zor bing", "add", "common", "x", "letters a to z"),
-    ("zörbing", "add", "common", "x", "letters a to z"),
-    ("x", "add", "common", "x", "2 to 15 letters"),
-    ("abcdefghijklmnop", "add", "common", "x", "2 to 15 letters"),
-    ("", "add", "common", "x", "Type a word"),
-    ("cat", "add", "common", "x", "already in"),
-    ("zorbing", "remove", "common", "x", "not in"),
-    ("zorbing", "add", "common", "  ", "reason"),
-    ("zorbing", "add", "en", "x", "en-gb or en-us"),
-    ("zorbing", "add", "klingon", "x", "no lexicon"),
-    ("zorbing", "delete", "common", "x", "add or remove"),
-    ("zorbingtons", "add", "common", "x", "2 to 10 letters only"),
-])
+@pytest.mark.parametrize(
+    "word, action, code, reason, message",
+    [
+        ("zor bing", "add", "common", "x", "letters a to z"),
+        ("zörbing", "add", "common", "x", "letters a to z"),
+        ("x", "add", "common", "x", "2 to 15 letters"),
+        ("abcdefghijklmnop", "add", "common", "x", "2 to 15 letters"),
+        ("", "add", "common", "x", "Type a word"),
+        ("cat", "add", "common", "x", "already in"),
+        ("zorbing", "remove", "common", "x", "not in"),
+        ("zorbing", "add", "common", "  ", "reason"),
+        ("zorbing", "add", "en", "x", "en-gb or en-us"),
+        ("zorbing", "add", "klingon", "x", "no lexicon"),
+        ("zorbing", "delete", "common", "x", "add or remove"),
+        ("zorbingtons", "add", "common", "x", "2 to 10 letters only"),
+    ],
+)
 def test_invalid_requests_are_refused_and_nothing_is_stored(make_user, word, action, code, reason, message):
     """Every invalid request is refused with its reason and stores nothing."""
     with pytest.raises(services.Refused, match=message):
@@ -191,9 +193,13 @@ def test_long_words_go_to_other_lists_but_never_into_common(make_user, moderator
     """An 11-letter word may be asked for in wordgame; an old request for common is refused."""
     request, _ = ask(make_user("ann"), word="zorbingtons", code="wordgame")
     assert request.lexicon.code == "wordgame"
-    stale = DictionaryRequest.objects.create(requester=make_user("bob"), word="zorbingtons",
-                                             action="add", reason="x",
-                                             lexicon=Lexicon.objects.get(code="common"))
+    stale = DictionaryRequest.objects.create(
+        requester=make_user("bob"),
+        word="zorbingtons",
+        action="add",
+        reason="x",
+        lexicon=Lexicon.objects.get(code="common"),
+    )
     with pytest.raises(services.Refused, match="no words of 11 letters"):
         services.request_decide(request_id=stale.pk, moderator=moderator, approve=True)
     assert services.current_version("common") == 1
@@ -250,13 +256,15 @@ def test_requester_and_supporters_are_notified(make_user, moderator):
 
 
 def test_decision_emails_go_to_opted_in_requester_and_supporters(
-        make_user, moderator, monkeypatch, django_capture_on_commit_callbacks):
+    make_user, moderator, monkeypatch, django_capture_on_commit_callbacks
+):
     """After the decision commits, an email is queued for each asker who opted in, and only them."""
     from accounts import tasks as account_tasks
 
     sent = []
-    monkeypatch.setattr(account_tasks.send_email, "delay",
-                        lambda address, subject, body: sent.append((address, subject, body)))
+    monkeypatch.setattr(
+        account_tasks.send_email, "delay", lambda address, subject, body: sent.append((address, subject, body))
+    )
     ann = make_user("ann", email="ann@example.com", email_notifications=True)
     bob = make_user("bob", email="bob@example.com", email_notifications=True)
     cy = make_user("cy", email="cy@example.com", email_notifications=False)
@@ -264,8 +272,7 @@ def test_decision_emails_go_to_opted_in_requester_and_supporters(
     ask(bob, word="cat", action="remove")
     ask(cy, word="cat", action="remove")
     with django_capture_on_commit_callbacks(execute=True):
-        services.request_decide(request_id=request.pk, moderator=moderator, approve=True,
-                                note="Too common to be fun.")
+        services.request_decide(request_id=request.pk, moderator=moderator, approve=True, note="Too common to be fun.")
     assert sorted(address for address, _, _ in sent) == ["ann@example.com", "bob@example.com"]
     mails = {address: (subject, body) for address, subject, body in sent}
     subject, body = mails["ann@example.com"]
@@ -278,26 +285,28 @@ def test_decision_emails_go_to_opted_in_requester_and_supporters(
     assert Notification.objects.filter(kind="dictionary").count() == 3
 
 
-def test_rejection_email_says_nothing_changed(make_user, moderator, monkeypatch,
-                                              django_capture_on_commit_callbacks):
+def test_rejection_email_says_nothing_changed(make_user, moderator, monkeypatch, django_capture_on_commit_callbacks):
     """A rejected requester who opted in is emailed the rejection and the note."""
     from accounts import tasks as account_tasks
 
     sent = []
-    monkeypatch.setattr(account_tasks.send_email, "delay",
-                        lambda address, subject, body: sent.append((address, subject, body)))
+    monkeypatch.setattr(
+        account_tasks.send_email, "delay", lambda address, subject, body: sent.append((address, subject, body))
+    )
     ann = make_user("ann", email="ann@example.com", email_notifications=True)
     request, _ = ask(ann)
     with django_capture_on_commit_callbacks(execute=True):
-        services.request_decide(request_id=request.pk, moderator=moderator, approve=False,
-                                note="Not in any dictionary yet.")
+        services.request_decide(
+            request_id=request.pk, moderator=moderator, approve=False, note="Not in any dictionary yet."
+        )
     ((address, subject, body),) = sent
     assert address == "ann@example.com" and subject == "Dictionary request rejected: zorbing"
     assert "was rejected" in body and "stays as it is" in body and "Not in any dictionary yet." in body
 
 
-def test_no_email_is_queued_when_the_decision_rolls_back(make_user, moderator, monkeypatch,
-                                                          django_capture_on_commit_callbacks):
+def test_no_email_is_queued_when_the_decision_rolls_back(
+    make_user, moderator, monkeypatch, django_capture_on_commit_callbacks
+):
     """A decision that fails after notifying sends no email and stores nothing.
 
     The failure comes after the notifications were made, so an email sent before the
@@ -337,8 +346,7 @@ def test_bulk_decision_reports_each_problem(make_user, moderator):
     a, _ = ask(make_user("ann"), word="zorbing")
     b, _ = ask(make_user("bob"), word="zumbas")
     services.request_decide(request_id=b.pk, moderator=moderator, approve=False)
-    decided, problems = services.requests_decide(request_ids=[a.pk, b.pk], moderator=moderator,
-                                                 approve=True, note="")
+    decided, problems = services.requests_decide(request_ids=[a.pk, b.pk], moderator=moderator, approve=True, note="")
     assert [r.pk for r in decided] == [a.pk] and len(problems) == 1 and f"#{b.pk}" in problems[0]
     assert services.current_version("common") == 2
 
@@ -367,8 +375,10 @@ def wait_for_a_blocked_session(seconds=10.0):
         while time.monotonic() < deadline:
             # Inside a transaction the activity view is a snapshot unless cleared.
             cursor.execute("SELECT pg_stat_clear_snapshot()")
-            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-                           " AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()")
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                " AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
+            )
             if cursor.fetchone()[0]:
                 return True
             time.sleep(0.02)
@@ -386,8 +396,7 @@ def run_threads(*targets):
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("second_approves", [True, False])
-def test_two_moderators_deciding_at_once_make_one_decision(make_user, moderator, monkeypatch,
-                                                           second_approves):
+def test_two_moderators_deciding_at_once_make_one_decision(make_user, moderator, monkeypatch, second_approves):
     """A second decision made while the first is still in flight waits for it, then is refused.
 
     The first moderator's transaction is held open after it decided until the second
@@ -415,16 +424,16 @@ def test_two_moderators_deciding_at_once_make_one_decision(make_user, moderator,
         try:
             if wait is not None:
                 assert wait.wait(10)
-            services.request_decide(request_id=request.pk, moderator=user, approve=approve,
-                                    note=name)
+            services.request_decide(request_id=request.pk, moderator=user, approve=approve, note=name)
             outcomes[name] = "decided"
         except services.Refused as refusal:
             outcomes[name] = str(refusal)
         finally:
             connection.close()
 
-    run_threads(lambda: decide("first", moderator, True),
-                lambda: decide("second", other, second_approves, wait=first_decided))
+    run_threads(
+        lambda: decide("first", moderator, True), lambda: decide("second", other, second_approves, wait=first_decided)
+    )
     assert second_was_blocked == [True]
     assert outcomes["first"] == "decided"
     assert "already approved by mod" in outcomes["second"]
@@ -436,8 +445,7 @@ def test_two_moderators_deciding_at_once_make_one_decision(make_user, moderator,
 
 
 @pytest.mark.django_db(transaction=True)
-def test_two_approvals_in_one_lexicon_at_once_make_consecutive_versions(make_user, moderator,
-                                                                        monkeypatch):
+def test_two_approvals_in_one_lexicon_at_once_make_consecutive_versions(make_user, moderator, monkeypatch):
     """Two different requests approved together become versions 2 and 3, the last with both."""
     zorbing, _ = ask(make_user("ann"), word="zorbing")
     zumbas, _ = ask(make_user("bob"), word="zumbas")
@@ -465,7 +473,9 @@ def test_two_approvals_in_one_lexicon_at_once_make_consecutive_versions(make_use
     run_threads(lambda: approve(zorbing), lambda: approve(zumbas, wait=first_decided))
     assert second_was_blocked == [True]
     assert list(WordChange.objects.order_by("version").values_list("version", "word")) == [
-        (2, "zorbing"), (3, "zumbas")]
+        (2, "zorbing"),
+        (3, "zumbas"),
+    ]
     services.forget_loaded()
     assert "zorbing" in services.get_lexicon("common", 3) and "zumbas" in services.get_lexicon("common", 3)
     assert "zumbas" not in services.get_lexicon("common", 2)
@@ -531,6 +541,7 @@ def test_two_players_asking_at_once_share_one_request(make_user, monkeypatch):
 
     post_save.connect(hold_first_open, sender=DictionaryRequest)
     try:
+
         def request_it(player, wait=None):
             try:
                 if wait is not None:

@@ -58,8 +58,7 @@ def test_check_summary_for_screen_readers(client):
     """One sentence in a polite status region sums up the result; htmx updates it in place."""
     page = client.get("/words/?word=colour").content.decode()
     assert 'id="word-summary" class="lexicon-sr-only" role="status" aria-live="polite"' in page
-    summary = ("“colour” is in 4 of 5 word lists; not in American English. "
-               "Common in everyday English.")
+    summary = "“colour” is in 4 of 5 word lists; not in American English. Common in everyday English."
     assert summary in page
     fragment = client.get("/words/?word=colour", **HTMX).content.decode()
     assert f'<div hx-swap-oob="innerHTML:#word-summary">{summary}</div>' in fragment
@@ -72,13 +71,13 @@ def test_check_summary_for_screen_readers(client):
 def test_check_links_name_the_word_and_list(client, player):
     """Each "Ask to ..." link says which word and which list, for screen readers."""
     html = client.get("/words/?word=colour").content.decode()
-    assert "Ask to add<span class=\"lexicon-sr-only\"> “colour” to American English</span>" in html
-    assert "Ask to remove<span class=\"lexicon-sr-only\"> “colour” from British English</span>" in html
+    assert 'Ask to add<span class="lexicon-sr-only"> “colour” to American English</span>' in html
+    assert 'Ask to remove<span class="lexicon-sr-only"> “colour” from British English</span>' in html
     assert '<th scope="col">Ask a moderator</th>' in html
 
 
 def test_check_takes_accents_off(client):
-    """"Café" is checked as "cafe", as the lists store it, and the page says so."""
+    """ "Café" is checked as "cafe", as the lists store it, and the page says so."""
     page = client.get("/words/?word=Caf%C3%A9").content.decode()
     assert 'data-word-check="cafe"' in page and "data-without-accents" in page
     assert "“café” is checked as “cafe”" in page and 'value="café"' in page
@@ -111,8 +110,8 @@ def test_signed_in_player_is_offered_the_right_action(client, player):
 def test_no_add_link_for_a_word_too_long_for_common(client, player):
     """Common English says it holds 2 to 10 letters instead of offering to add a longer word."""
     html = client.get("/words/?word=zorbingtons").content.decode()
-    common = html[html.index('data-lexicon="common"'):]
-    common = common[:common.index("</tr>")]
+    common = html[html.index('data-lexicon="common"') :]
+    common = common[: common.index("</tr>")]
     assert "Ask to" not in common and "words of 2 to 10 letters only" in common
     assert "lexicon=wordgame&amp;action=add" in html
     assert "follows en-gb and en-us" in html
@@ -136,8 +135,9 @@ def test_request_panel_names_the_change_and_focuses_the_reason(client, player):
 
 def test_request_form_fields_are_labelled_and_described(client, player):
     """The add/remove choice is a fieldset with a legend; every aria-describedby target exists."""
-    html = client.post("/words/request/", {"lexicon": "common", "word": "", "action": "x",
-                                           "reason": ""}, **HTMX).content.decode()
+    html = client.post(
+        "/words/request/", {"lexicon": "common", "word": "", "action": "x", "reason": ""}, **HTMX
+    ).content.decode()
     assert "<legend>Change</legend>" in html and 'for=""' not in html
     targets = {t for ids in re.findall(r'aria-describedby="([^"]+)"', html) for t in ids.split()}
     assert {"id_reason_helptext", "id_reason_error", "id_word_error"} <= targets
@@ -147,8 +147,9 @@ def test_request_form_fields_are_labelled_and_described(client, player):
 
 def test_request_post_creates_and_redirects(client, player):
     """A valid request is stored; without htmx the player lands on My requests."""
-    response = client.post("/words/request/", {"lexicon": "common", "word": "zorbing",
-                                               "action": "add", "reason": "A sport."})
+    response = client.post(
+        "/words/request/", {"lexicon": "common", "word": "zorbing", "action": "add", "reason": "A sport."}
+    )
     assert response.status_code == 302 and response["Location"] == "/words/requests/"
     request = DictionaryRequest.objects.get()
     assert request.requester == player and request.word == "zorbing"
@@ -158,21 +159,25 @@ def test_request_post_creates_and_redirects(client, player):
 
 def test_request_post_htmx_refusal_shows_reason(client, player):
     """A refused request shows the reason in the panel and stores nothing."""
-    html = client.post("/words/request/", {"lexicon": "common", "word": "cat", "action": "add",
-                                           "reason": "x"}, **HTMX).content.decode()
+    html = client.post(
+        "/words/request/", {"lexicon": "common", "word": "cat", "action": "add", "reason": "x"}, **HTMX
+    ).content.decode()
     assert "already in" in html and "data-request-panel" in html
     assert not DictionaryRequest.objects.exists()
 
 
-@pytest.mark.parametrize("data, reason", [
-    ({"lexicon": "en", "word": "zorbing", "action": "add", "reason": "x"}, "takes no requests"),
-    ({"lexicon": "klingon", "word": "zorbing", "action": "add", "reason": "x"}, "Choose British English"),
-    ({"lexicon": "common", "word": "a" * 41, "action": "add", "reason": "x"}, "2 to 15 letters"),
-    ({"lexicon": "common", "word": "zorb\x00", "action": "add", "reason": "x"}, "Null characters"),
-    ({"lexicon": "common", "word": "zorbing", "action": "add", "reason": "x" * 501}, "at most 500"),
-    ({"lexicon": "common", "word": "zorbing", "action": "zap", "reason": "x"}, "Select a valid choice"),
-    ({"lexicon": "common", "word": "zorbing", "action": "add", "reason": "   "}, "required"),
-])
+@pytest.mark.parametrize(
+    "data, reason",
+    [
+        ({"lexicon": "en", "word": "zorbing", "action": "add", "reason": "x"}, "takes no requests"),
+        ({"lexicon": "klingon", "word": "zorbing", "action": "add", "reason": "x"}, "Choose British English"),
+        ({"lexicon": "common", "word": "a" * 41, "action": "add", "reason": "x"}, "2 to 15 letters"),
+        ({"lexicon": "common", "word": "zorb\x00", "action": "add", "reason": "x"}, "Null characters"),
+        ({"lexicon": "common", "word": "zorbing", "action": "add", "reason": "x" * 501}, "at most 500"),
+        ({"lexicon": "common", "word": "zorbing", "action": "zap", "reason": "x"}, "Select a valid choice"),
+        ({"lexicon": "common", "word": "zorbing", "action": "add", "reason": "   "}, "required"),
+    ],
+)
 def test_request_post_bad_input_is_refused_with_a_reason(client, player, data, reason):
     """Every malformed request is refused, saying why, and nothing is stored."""
     response = client.post("/words/request/", data, **HTMX)
@@ -182,25 +187,27 @@ def test_request_post_bad_input_is_refused_with_a_reason(client, player, data, r
 
 def test_request_post_htmx_join(client, player, make_user):
     """Asking for an open change says the player now supports it."""
-    services.request_change(player=make_user("bob"), lexicon_code="common", word="zorbing",
-                            action="add", reason="A sport.")
-    html = client.post("/words/request/", {"lexicon": "common", "word": "zorbing", "action": "add",
-                                           "reason": "Me too."}, **HTMX).content.decode()
+    services.request_change(
+        player=make_user("bob"), lexicon_code="common", word="zorbing", action="add", reason="A sport."
+    )
+    html = client.post(
+        "/words/request/", {"lexicon": "common", "word": "zorbing", "action": "add", "reason": "Me too."}, **HTMX
+    ).content.decode()
     assert "data-request-done" in html and "support" in html
 
 
 def test_request_needs_login(client):
     """Anonymous visitors are sent to log in."""
-    response = client.post("/words/request/", {"lexicon": "common", "word": "zorbing",
-                                               "action": "add", "reason": "x"})
+    response = client.post("/words/request/", {"lexicon": "common", "word": "zorbing", "action": "add", "reason": "x"})
     assert response.status_code == 302 and "login" in response["Location"]
     assert not DictionaryRequest.objects.exists()
 
 
 def test_changes_log_lists_approved_changes(client, make_user, moderator):
     """The public log shows each approved change with its lexicon and version."""
-    request, _ = services.request_change(player=make_user("bob"), lexicon_code="common",
-                                         word="zorbing", action="add", reason="x")
+    request, _ = services.request_change(
+        player=make_user("bob"), lexicon_code="common", word="zorbing", action="add", reason="x"
+    )
     services.request_decide(request_id=request.pk, moderator=moderator, approve=True)
     html = client.get("/words/changes/").content.decode()
     assert 'data-change="common-2"' in html and "zorbing" in html
@@ -216,9 +223,16 @@ def test_changes_log_is_paged(client, moderator):
     common = Lexicon.objects.get(code="common")
     now = timezone.now()
     WordChange.objects.bulk_create(
-        WordChange(lexicon=common, version=v, word="zorb" + "".join("abcdefghij"[int(d)] for d in f"{v:03d}"),
-                   action="add", decided_by=moderator, decided_at=now + timezone.timedelta(seconds=v))
-        for v in range(2, 103))
+        WordChange(
+            lexicon=common,
+            version=v,
+            word="zorb" + "".join("abcdefghij"[int(d)] for d in f"{v:03d}"),
+            action="add",
+            decided_by=moderator,
+            decided_at=now + timezone.timedelta(seconds=v),
+        )
+        for v in range(2, 103)
+    )
     first = client.get("/words/changes/?lexicon=common").content.decode()
     assert first.count("data-change=") == 100 and 'data-change="common-102"' in first
     assert 'data-change="common-2"' not in first and "Page 1 of 2" in first
@@ -239,8 +253,9 @@ def test_changes_log_ignores_an_unknown_lexicon(client, junk):
 
 
 def open_request(make_user, word="zorbing"):
-    request, _ = services.request_change(player=make_user(), lexicon_code="common", word=word,
-                                         action="add", reason="A sport.")
+    request, _ = services.request_change(
+        player=make_user(), lexicon_code="common", word=word, action="add", reason="A sport."
+    )
     return request
 
 
@@ -252,8 +267,7 @@ def test_queue_shows_moderation_columns(client, make_user, moderator):
     assert "zorbing" in html and "rare" in html and "Approve selected" in html
 
 
-def test_queue_page_queries_do_not_grow_with_its_rows(client, make_user, moderator,
-                                                     django_assert_max_num_queries):
+def test_queue_page_queries_do_not_grow_with_its_rows(client, make_user, moderator, django_assert_max_num_queries):
     """Listing 30 requests costs no more queries than listing 3 (no query per row)."""
     client.force_login(moderator)
     url = "/admin/lexicon/dictionaryrequest/"
@@ -267,7 +281,7 @@ def test_queue_page_queries_do_not_grow_with_its_rows(client, make_user, moderat
     with django_assert_max_num_queries(len(few)):
         html = client.get(url).content.decode()
     assert html.count('class="action-checkbox"') == 30
-    assert "<td class=\"field-in_lexicons\">none</td>" in html
+    assert '<td class="field-in_lexicons">none</td>' in html
 
 
 def test_queue_shows_open_requests_unless_asked(client, make_user, moderator):
@@ -296,8 +310,9 @@ def test_bulk_approve_with_note(client, make_user, moderator):
     url = "/admin/lexicon/dictionaryrequest/"
     page = client.post(url, {"action": "approve_selected", "_selected_action": [a.pk, b.pk]})
     assert page.status_code == 200 and b"Note" in page.content
-    done = client.post(url, {"action": "approve_selected", "_selected_action": [a.pk, b.pk],
-                             "confirm": "1", "note": "Both fine."})
+    done = client.post(
+        url, {"action": "approve_selected", "_selected_action": [a.pk, b.pk], "confirm": "1", "note": "Both fine."}
+    )
     assert done.status_code == 302
     assert set(DictionaryRequest.objects.values_list("status", flat=True)) == {Status.APPROVED}
     assert WordChange.objects.count() == 2 and services.current_version("common") == 3
@@ -317,14 +332,16 @@ def test_single_decision_page(client, make_user, moderator):
 
 def test_decide_page_shows_supporters_frequency_and_lexicons(client, make_user, moderator):
     """Beside the note, the moderator sees who asked, how common the word is and where it is."""
-    request, _ = services.request_change(player=make_user("ann"), lexicon_code="en-us",
-                                         word="colour", action="add", reason="Both spellings.")
-    services.request_change(player=make_user("bob"), lexicon_code="en-us", word="colour",
-                            action="add", reason="Me too.")
+    request, _ = services.request_change(
+        player=make_user("ann"), lexicon_code="en-us", word="colour", action="add", reason="Both spellings."
+    )
+    services.request_change(
+        player=make_user("bob"), lexicon_code="en-us", word="colour", action="add", reason="Me too."
+    )
     client.force_login(moderator)
     html = client.get(f"/admin/lexicon/dictionaryrequest/{request.pk}/decide/").content.decode()
-    row = html[html.index(f'<tr data-request="{request.pk}">'):]
-    row = row[:row.index("</tr>")]
+    row = html[html.index(f'<tr data-request="{request.pk}">') :]
+    row = row[: row.index("</tr>")]
     assert "<td>bob</td>" in row and "<td>common</td>" in row
     assert "<td>en-gb, en, common, wordgame</td>" in row
 
@@ -365,9 +382,10 @@ def test_non_staff_cannot_moderate(client, make_user, player):
     request = open_request(make_user)
     assert client.get("/admin/lexicon/dictionaryrequest/").status_code == 302
     client.post(f"/admin/lexicon/dictionaryrequest/{request.pk}/decide/", {"approve": "1"})
-    client.post("/admin/lexicon/dictionaryrequest/", {"action": "approve_selected",
-                                                      "_selected_action": [request.pk],
-                                                      "confirm": "1"})
+    client.post(
+        "/admin/lexicon/dictionaryrequest/",
+        {"action": "approve_selected", "_selected_action": [request.pk], "confirm": "1"},
+    )
     request.refresh_from_db()
     assert request.status == Status.OPEN
 
@@ -377,8 +395,9 @@ def test_staff_without_permission_cannot_decide(client, make_user):
     request = open_request(make_user)
     client.force_login(make_user("staff", is_staff=True))
     assert client.get(f"/admin/lexicon/dictionaryrequest/{request.pk}/decide/").status_code == 403
-    client.post("/admin/lexicon/dictionaryrequest/", {"action": "approve_selected",
-                                                      "_selected_action": [request.pk],
-                                                      "confirm": "1"})
+    client.post(
+        "/admin/lexicon/dictionaryrequest/",
+        {"action": "approve_selected", "_selected_action": [request.pk], "confirm": "1"},
+    )
     request.refresh_from_db()
     assert request.status == Status.OPEN

@@ -95,8 +95,7 @@ def test_the_lexicon_crossword_bots_think_in_forms_no_offensive_word():
 def test_a_crossword_bot_turn_thinks_in_the_clean_lexicon(make_user, monkeypatch):
     """The bot service hands the engine the lexicon without offensive words, then plays through the move service."""
     ann = make_user("ann")
-    game = crossword_bots.game_create_with_bots(creator=ann, variant="wordgrid", seconds_per_move=300,
-                                                bots=["casual"])
+    game = crossword_bots.game_create_with_bots(creator=ann, variant="wordgrid", seconds_per_move=300, bots=["casual"])
     game.refresh_from_db()
     seen = []
     real = crossword_bots.crossword_bot.choose
@@ -108,6 +107,7 @@ def test_a_crossword_bot_turn_thinks_in_the_clean_lexicon(make_user, monkeypatch
     monkeypatch.setattr(crossword_bots.crossword_bot, "choose", spy)
     if game.to_move == 0:  # ann first: she passes, so the bot is to move
         from games.crosswords import services
+
         services.game_pass(game_id=game.pk, player=ann, move_count=game.move_count)
         game.refresh_from_db()
     move = crossword_bots.bot_turn(game_id=game.pk, move_count=game.move_count)
@@ -122,8 +122,14 @@ def test_a_player_who_opts_in_sees_them_on_the_results_page(make_user, client):
     client.force_login(ann)
     settings_page = client.get("/settings/").content.decode()
     assert "Show offensive words" in settings_page
-    form = {"display_name": "", "email": ann.email, "preferred_lexicon": "en", "email_notifications": "",
-            "chat": "on", "offensive_words": "on"}
+    form = {
+        "display_name": "",
+        "email": ann.email,
+        "preferred_lexicon": "en",
+        "email_notifications": "",
+        "chat": "on",
+        "offensive_words": "on",
+    }
     assert client.post("/settings/", form).status_code == 302
     assert "<span>shit</span>" in client.get(game_round.get_absolute_url()).content.decode()
     del form["offensive_words"]

@@ -52,9 +52,7 @@ def test_the_engine_says_which_plays_earn_the_all_tiles_bonus():
     assert crossword.all_tiles_points(game, game.rack_size) == game.all_tiles_bonus
 
 
-CLASSIC_BOARD = hunt.Board(
-    [["c", "a", "t", "s"], ["o", "r", "e", "x"], ["d", "i", "n", "g"], ["qu", "e", "e", "n"]]
-)
+CLASSIC_BOARD = hunt.Board([["c", "a", "t", "s"], ["o", "r", "e", "x"], ["d", "i", "n", "g"], ["qu", "e", "e", "n"]])
 
 
 def test_classic_results_count_words_the_same_everywhere_and_name_one_comparison_once(client, make_user):
@@ -68,7 +66,9 @@ def test_classic_results_count_words_the_same_everywhere_and_name_one_comparison
     now = game_round.starts_at + timedelta(seconds=1)
     for user, words in ((ann, ["cat", "queen", "rate"]), (bob, ["cat", "rate", "ding"])):
         for word in words:
-            assert hunt_services.round_submit(round_id=game_round.pk, user=user, word=word, now=now).outcome == "accepted"
+            assert (
+                hunt_services.round_submit(round_id=game_round.pk, user=user, word=word, now=now).outcome == "accepted"
+            )
     hunt_services.round_end(round_id=game_round.pk, now=game_round.deadline)
     client.force_login(ann)
     html = client.get(game_round.get_absolute_url()).content.decode()

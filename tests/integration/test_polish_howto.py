@@ -22,8 +22,12 @@ def test_the_examples_are_scored_by_the_engine(client):
     from lexicon.services import get_lexicon
 
     variant = crossword.VARIANTS["wordgrid"]
-    play = crossword.evaluate(crossword.Board.empty(), [(7, 6 + i, ch, False) for i, ch in enumerate("word")],
-                              variant, get_lexicon(variant.default_lexicon))
+    play = crossword.evaluate(
+        crossword.Board.empty(),
+        [(7, 6 + i, ch, False) for i, ch in enumerate("word")],
+        variant,
+        get_lexicon(variant.default_lexicon),
+    )
     assert f"{play.score} points" in html and f"adds {variant.all_tiles_bonus} points" in html
     assert html.count('class="howto-t"') == 4  # W O R D on the board
     from config.howto import _BONUSES, _GRID

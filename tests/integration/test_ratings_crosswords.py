@@ -40,8 +40,11 @@ def test_a_ranked_game_resigned_after_a_move_is_rated_with_the_resigner_last(mak
     assert result.pool == "wordgrid"
     assert {p.user_id: (p.place, p.left) for p in result.players.all()} == {first.pk: (2, True), second.pk: (1, False)}
     ratings.ratings_apply(pool="wordgrid")
-    assert Rating.objects.get(user=first, pool="wordgrid").rating < 1500 < Rating.objects.get(
-        user=second, pool="wordgrid").rating
+    assert (
+        Rating.objects.get(user=first, pool="wordgrid").rating
+        < 1500
+        < Rating.objects.get(user=second, pool="wordgrid").rating
+    )
 
 
 def test_a_ranked_game_abandoned_before_any_move_and_casual_games_are_not_rated(make_user):
@@ -73,14 +76,22 @@ def test_forfeiting_on_time_finishes_last(make_user):
     assert places == {second.pk: 2, first.pk: 1}
 
 
-@pytest.mark.parametrize("settings_, reason", [
-    ({"invitees": "two", "ranked": True}, "A ranked Word Grid game is for two players."),
-    ({"open_seats": 1, "rating_min": 1600}, "A rating range is for ranked open seeks only."),
-    ({"open_seats": 1, "ranked": True, "rating_min": 1600}, "Your Word Grid rating (1500) is outside the range 1600 or more."),
-    ({"open_seats": 1, "ranked": True, "rating_min": 1600, "rating_max": 1400},
-     "The lowest rating of the range is above its highest."),
-    ({"open_seats": 1, "ranked": True, "rating_max": 9000}, "A rating range lies between 100 and 3500."),
-])
+@pytest.mark.parametrize(
+    "settings_, reason",
+    [
+        ({"invitees": "two", "ranked": True}, "A ranked Word Grid game is for two players."),
+        ({"open_seats": 1, "rating_min": 1600}, "A rating range is for ranked open seeks only."),
+        (
+            {"open_seats": 1, "ranked": True, "rating_min": 1600},
+            "Your Word Grid rating (1500) is outside the range 1600 or more.",
+        ),
+        (
+            {"open_seats": 1, "ranked": True, "rating_min": 1600, "rating_max": 1400},
+            "The lowest rating of the range is above its highest.",
+        ),
+        ({"open_seats": 1, "ranked": True, "rating_max": 9000}, "A rating range lies between 100 and 3500."),
+    ],
+)
 def test_bad_ranked_settings_are_refused_and_create_nothing(make_user, settings_, reason):
     """A ranked game of three, a range on a casual seek or one excluding its creator: refused."""
     ann = make_user("ann")
@@ -96,8 +107,15 @@ def test_a_rating_range_refuses_takers_outside_it_with_the_reason(make_user):
     """A taker rated outside the seek's range is refused and the seat stays open; one inside joins."""
     ann, low, ok = make_user("ann"), make_user("low"), make_user("ok")
     Rating.objects.create(user=low, pool="wordgrid", rating=1210, games=12)
-    seek = services.game_create(creator=ann, variant="wordgrid", seconds_per_move=DAY, open_seats=1,
-                                ranked=True, rating_min=1300, rating_max=1700)
+    seek = services.game_create(
+        creator=ann,
+        variant="wordgrid",
+        seconds_per_move=DAY,
+        open_seats=1,
+        ranked=True,
+        rating_min=1300,
+        rating_max=1700,
+    )
     with pytest.raises(Refused) as refused:
         services.game_accept(game_id=seek.pk, player=low)
     assert refused.value.reason == "This seek is for players rated 1300–1700; your Word Grid rating is 1210."
@@ -112,8 +130,9 @@ def test_the_lobby_shows_each_seekers_rating_and_the_range(client, make_user):
     """Open seeks in the lobby show the seeker's rating, ranked, and the range."""
     ann, bob = make_user("ann"), make_user("bob")
     Rating.objects.create(user=ann, pool="wordgame", rating=1633, games=20)
-    services.game_create(creator=ann, variant="wordgame", seconds_per_move=DAY, open_seats=1,
-                         ranked=True, rating_min=1500)
+    services.game_create(
+        creator=ann, variant="wordgame", seconds_per_move=DAY, open_seats=1, ranked=True, rating_min=1500
+    )
     client.force_login(bob)
     page = client.get(reverse("crosswords:my_games")).content.decode()
     assert 'data-rating="1633"' in page and "ranked" in page and "1500 or more" in page
@@ -123,9 +142,18 @@ def test_the_new_game_form_creates_a_ranked_seek(client, make_user):
     """The new-game form's Ranked box and range make a ranked seek."""
     ann = make_user("ann")
     client.force_login(ann)
-    response = client.post(reverse("crosswords:new"), {
-        "variant": "wordgrid", "seconds_per_move": 3 * DAY, "invitees": "", "open_seats": 1,
-        "ranked": "on", "rating_min": "1400", "rating_max": "1600"})
+    response = client.post(
+        reverse("crosswords:new"),
+        {
+            "variant": "wordgrid",
+            "seconds_per_move": 3 * DAY,
+            "invitees": "",
+            "open_seats": 1,
+            "ranked": "on",
+            "rating_min": "1400",
+            "rating_max": "1600",
+        },
+    )
     assert response.status_code == 302
     game = Game.objects.get()
     assert (game.ranked, game.rating_min, game.rating_max) == (True, 1400, 1600)

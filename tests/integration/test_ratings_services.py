@@ -40,8 +40,10 @@ def change_of(result, user):
 
 
 def snapshot(pool):
-    return {(r.user_id, r.pool): (r.mu, r.sigma, r.rating, r.games, r.wins, r.last_played_at)
-            for r in Rating.objects.filter(pool=pool)}
+    return {
+        (r.user_id, r.pool): (r.mu, r.sigma, r.rating, r.games, r.wins, r.last_played_at)
+        for r in Rating.objects.filter(pool=pool)
+    }
 
 
 # --------------------------------------------------------------------------- the read interface
@@ -181,7 +183,9 @@ def test_apply_stops_at_its_limit_and_pools_are_independent(make_user):
     record("wordgame", [ann, bob], [2, 1])
     assert services.ratings_apply(pool="rampage", limit=2) == 2
     assert list(RatedResult.objects.filter(applied=True).values_list("pk", flat=True).order_by("pk")) == [
-        results[0].pk, results[1].pk]
+        results[0].pk,
+        results[1].pk,
+    ]
     assert services.ratings_sweep(grace=timedelta(0)) == {"rampage": 1, "wordgame": 1}
     assert player_rating(ann, "wordgame").rating < 1500 < player_rating(ann, "rampage").rating
 
@@ -356,8 +360,12 @@ def test_two_results_finishing_at_once_for_the_same_players_are_both_applied_in_
         try:
             with transaction.atomic():
                 barrier.wait()
-                services.result_record(pool="wordgame", kind="crossword", object_id=object_id,
-                                       finishes=[Finish(ann.pk, places[0]), Finish(bob.pk, places[1])])
+                services.result_record(
+                    pool="wordgame",
+                    kind="crossword",
+                    object_id=object_id,
+                    finishes=[Finish(ann.pk, places[0]), Finish(bob.pk, places[1])],
+                )
         except Exception as error:  # surfaced below
             errors.append(error)
         finally:
@@ -372,6 +380,8 @@ def test_two_results_finishing_at_once_for_the_same_players_are_both_applied_in_
     first, second = RatedResult.objects.order_by("seq")
     assert (first.seq, second.seq) == (1, 2)
     assert services.ratings_apply(pool="wordgame") == 2
-    assert RatedPlayer.objects.get(result=second, user=ann).mu_before == RatedPlayer.objects.get(
-        result=first, user=ann).mu_after
+    assert (
+        RatedPlayer.objects.get(result=second, user=ann).mu_before
+        == RatedPlayer.objects.get(result=first, user=ann).mu_after
+    )
     assert Rating.objects.get(user=ann, pool="wordgame").games == 2

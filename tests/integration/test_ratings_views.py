@@ -16,8 +16,9 @@ pytestmark = pytest.mark.django_db
 
 
 def settle(user, pool, rating, games=20, days_ago=1):
-    return Rating.objects.create(user=user, pool=pool, rating=rating, games=games,
-                                 last_played_at=timezone.now() - timedelta(days=days_ago))
+    return Rating.objects.create(
+        user=user, pool=pool, rating=rating, games=games, last_played_at=timezone.now() - timedelta(days=days_ago)
+    )
 
 
 def test_leaderboard_orders_best_first_and_leaves_out_provisional_and_inactive(make_user):
@@ -30,8 +31,7 @@ def test_leaderboard_orders_best_first_and_leaves_out_provisional_and_inactive(m
     settle(users[4], "rampage", 2000, days_ago=selectors.ACTIVE_DAYS + 1)
     settle(users[5], "classic4", 2100)
     page, standings = selectors.leaderboard("rampage")
-    assert [(s.place, s.username, s.rating) for s in standings] == [
-        (1, "p1", 1700), (2, "p0", 1600), (3, "p2", 1600)]
+    assert [(s.place, s.username, s.rating) for s in standings] == [(1, "p1", 1700), (2, "p0", 1600), (3, "p2", 1600)]
     assert page.paginator.count == 3
 
 
@@ -156,8 +156,9 @@ def test_change_fragment_stops_polling_for_a_result_left_unrated(client, make_us
     """A result applied without a change for the player (the opponent's account was deleted
     before the update) shows nothing, instead of polling every second for ever."""
     ann, bob = make_user("ann"), make_user("bob")
-    services.result_record(pool="rampage", kind="hunt", object_id=998,
-                           finishes=[services.Finish(ann.pk, 1), services.Finish(bob.pk, 2)])
+    services.result_record(
+        pool="rampage", kind="hunt", object_id=998, finishes=[services.Finish(ann.pk, 1), services.Finish(bob.pk, 2)]
+    )
     bob.delete()
     services.ratings_apply(pool="rampage")
     response = client.get(reverse("ratings:change", args=["hunt", 998, ann.pk]))
@@ -175,8 +176,9 @@ def test_the_admin_lists_ratings_and_results_read_only(client, make_user):
     """Staff see ratings and results in the admin but cannot change them there."""
     admin = make_user("boss", is_staff=True, is_superuser=True)
     ann, bob = make_user("ann"), make_user("bob")
-    result = services.result_record(pool="rampage", kind="hunt", object_id=5,
-                                    finishes=[services.Finish(ann.pk, 1), services.Finish(bob.pk, 2)])
+    result = services.result_record(
+        pool="rampage", kind="hunt", object_id=5, finishes=[services.Finish(ann.pk, 1), services.Finish(bob.pk, 2)]
+    )
     services.ratings_apply(pool="rampage")
     client.force_login(admin)
     assert ">ann<" in client.get("/admin/ratings/rating/").content.decode()

@@ -27,8 +27,9 @@ def test_a_committed_result_is_applied_by_the_worker(celery_worker, make_user):
     """Recording in a committed transaction queues the update; the worker applies it."""
     ann, bob = make_user("ann"), make_user("bob")
     with transaction.atomic():
-        result = services.result_record(pool="classic4", kind="hunt", object_id=1,
-                                        finishes=[Finish(ann.pk, 2), Finish(bob.pk, 1)])
+        result = services.result_record(
+            pool="classic4", kind="hunt", object_id=1, finishes=[Finish(ann.pk, 2), Finish(bob.pk, 1)]
+        )
     assert wait_until(lambda: RatedResult.objects.get(pk=result.pk).applied)
     assert Rating.objects.get(user=bob, pool="classic4").rating > 1500
 
@@ -37,8 +38,9 @@ def test_a_rolled_back_result_queues_nothing_and_rates_nothing(celery_worker, ma
     """A game whose transaction rolls back leaves no result and no rating."""
     ann, bob = make_user("ann"), make_user("bob")
     with pytest.raises(RuntimeError), transaction.atomic():
-        services.result_record(pool="classic4", kind="hunt", object_id=2,
-                               finishes=[Finish(ann.pk, 1), Finish(bob.pk, 2)])
+        services.result_record(
+            pool="classic4", kind="hunt", object_id=2, finishes=[Finish(ann.pk, 1), Finish(bob.pk, 2)]
+        )
         raise RuntimeError("the round failed to save")
     time.sleep(0.5)
     assert not RatedResult.objects.exists() and not Rating.objects.exists()
@@ -58,10 +60,12 @@ def test_a_failing_update_is_retried_and_applies_each_result_once(celery_worker,
 
     monkeypatch.setattr(services.applying, "_apply_batch", flaky)
     with transaction.atomic():
-        first = services.result_record(pool="wordgame", kind="crossword", object_id=1,
-                                       finishes=[Finish(ann.pk, 1), Finish(bob.pk, 2)])
-        second = services.result_record(pool="wordgame", kind="crossword", object_id=2,
-                                        finishes=[Finish(ann.pk, 1), Finish(bob.pk, 2)])
+        first = services.result_record(
+            pool="wordgame", kind="crossword", object_id=1, finishes=[Finish(ann.pk, 1), Finish(bob.pk, 2)]
+        )
+        second = services.result_record(
+            pool="wordgame", kind="crossword", object_id=2, finishes=[Finish(ann.pk, 1), Finish(bob.pk, 2)]
+        )
     assert wait_until(lambda: RatedResult.objects.filter(pk=second.pk, applied=True).exists())
     assert RatedResult.objects.get(pk=first.pk).applied and calls["n"] >= 4
     assert Rating.objects.get(user=ann, pool="wordgame").games == 2

@@ -39,8 +39,17 @@ BOARD = hunt.Board(
 def second_web(live_site):
     """Another daphne process on the same database, Redis and channel-layer prefix."""
     site = LiveSite(live_site.env)
-    web = site._spawn("daphne", [str(Path(sys.executable).parent / "daphne"), "-b", "127.0.0.1",
-                                 "-p", str(site.port), "config.asgi:application"])
+    web = site._spawn(
+        "daphne",
+        [
+            str(Path(sys.executable).parent / "daphne"),
+            "-b",
+            "127.0.0.1",
+            "-p",
+            str(site.port),
+            "config.asgi:application",
+        ],
+    )
     wait_for_port(site.port, web)
     yield site
     site.stop()
@@ -52,8 +61,9 @@ class Socket:
     def __init__(self, site, path: str, user):
         self.cookie = session_cookie_for(user)
         headers = {"Origin": site.url, "Cookie": self.cookie}
-        self.socket = ws_connect_sync(site.url.replace("http://", "ws://") + path,
-                                      additional_headers=headers, open_timeout=10)
+        self.socket = ws_connect_sync(
+            site.url.replace("http://", "ws://") + path, additional_headers=headers, open_timeout=10
+        )
         self.messages: list[dict] = []
         self.lock = threading.Lock()
         threading.Thread(target=self._read, daemon=True).start()
@@ -85,8 +95,7 @@ class Socket:
         self.socket.close()
 
 
-def test_hunt_players_on_two_processes_see_each_others_finds_and_the_same_results(
-        live_site, second_web, make_user):
+def test_hunt_players_on_two_processes_see_each_others_finds_and_the_same_results(live_site, second_web, make_user):
     """ann on one process and bob on the other: each sees the other's find live, and both get the same results."""
     ann, bob = make_user("ann"), make_user("bob")
     table = services.table_create(host=ann, seat_count=2)
@@ -99,7 +108,8 @@ def test_hunt_players_on_two_processes_see_each_others_finds_and_the_same_result
         game_round = services.round_start(table_id=table.pk, by=ann)
         now = timezone.now()
         HuntRound.objects.filter(pk=game_round.pk).update(
-            board=BOARD.to_text(), starts_at=now - timedelta(seconds=1), deadline=now + timedelta(seconds=60))
+            board=BOARD.to_text(), starts_at=now - timedelta(seconds=1), deadline=now + timedelta(seconds=60)
+        )
         for ws in (ann_ws, bob_ws):
             ws.wait_for(lambda m: m["type"] == "state" and m["round"] and m["round"]["id"] == game_round.pk)
         ann_ws.send({"type": "submit", "round_id": game_round.pk, "word": "cat", "id": 1})
@@ -111,8 +121,10 @@ def test_hunt_players_on_two_processes_see_each_others_finds_and_the_same_result
         services.round_end(round_id=game_round.pk, now=now + timedelta(seconds=61))
         ended = [ws.wait_for(lambda m: m["type"] == "round.ended") for ws in (ann_ws, bob_ws)]
         assert ended[0]["html"] == ended[1]["html"] and "CAT" in ended[0]["html"].upper()
-        finished = [ws.wait_for(lambda m: m["type"] == "state" and (m["round"] or {}).get("status") == "finished")
-                    for ws in (ann_ws, bob_ws)]
+        finished = [
+            ws.wait_for(lambda m: m["type"] == "state" and (m["round"] or {}).get("status") == "finished")
+            for ws in (ann_ws, bob_ws)
+        ]
         scores = [{s["name"]: s["score"] for s in state["seats"]} for state in finished]
         assert scores[0] == scores[1] == {"ann": 33, "bob": 10}
     finally:
@@ -124,9 +136,17 @@ def _post(site, path: str, cookie: str, fields: dict) -> tuple[int, str]:
     """A form post from a signed-in page (its CSRF cookie and header)."""
     token = "t" * 32
     request = urllib.request.Request(
-        site.url + path, data=urllib.parse.urlencode(fields).encode(), method="POST",
-        headers={"Cookie": f"{cookie}; csrftoken={token}", "X-CSRFToken": token, "Origin": site.url,
-                 "Referer": site.url + "/", "HX-Request": "true"})
+        site.url + path,
+        data=urllib.parse.urlencode(fields).encode(),
+        method="POST",
+        headers={
+            "Cookie": f"{cookie}; csrftoken={token}",
+            "X-CSRFToken": token,
+            "Origin": site.url,
+            "Referer": site.url + "/",
+            "HX-Request": "true",
+        },
+    )
     with urllib.request.urlopen(request, timeout=10) as response:
         return response.status, response.read().decode()
 
@@ -134,8 +154,7 @@ def _post(site, path: str, cookie: str, fields: dict) -> tuple[int, str]:
 def test_crossword_players_on_two_processes(live_site, second_web, make_user):
     """ann moves through one process; bob's page on the other hears it and draws the same board."""
     ann, bob = make_user("ann"), make_user("bob")
-    game = crossword_services.game_create(creator=ann, variant="wordgrid", seconds_per_move=86400,
-                                          invitees=[bob])
+    game = crossword_services.game_create(creator=ann, variant="wordgrid", seconds_per_move=86400, invitees=[bob])
     crossword_services.game_accept(game_id=game.pk, player=bob)
     game.refresh_from_db()
     first, second = (ann, bob) if game.to_move == 0 else (bob, ann)
@@ -146,12 +165,17 @@ def test_crossword_players_on_two_processes(live_site, second_web, make_user):
             ws.wait_for(lambda m: m["type"] == "hello")
         state = crossword_selectors.engine_state(game)
         play = movegen.best(state.board, state.racks[state.to_move], state.variant, state.lexicon)
-        status, html = _post(live_site, f"/games/{game.pk}/play/", first_ws.cookie,
-                             {"placement": json.dumps([list(t) for t in play.placement]), "move_count": 0})
+        status, html = _post(
+            live_site,
+            f"/games/{game.pk}/play/",
+            first_ws.cookie,
+            {"placement": json.dumps([list(t) for t in play.placement]), "move_count": 0},
+        )
         assert status == 200 and 'data-move-count="1"' in html
         assert second_ws.wait_for(lambda m: m["type"] == "moved")["move_count"] == 1
-        request = urllib.request.Request(second_web.url + f"/games/{game.pk}/",
-                                         headers={"Cookie": second_ws.cookie, "HX-Request": "true"})
+        request = urllib.request.Request(
+            second_web.url + f"/games/{game.pk}/", headers={"Cookie": second_ws.cookie, "HX-Request": "true"}
+        )
         with urllib.request.urlopen(request, timeout=10) as response:
             page = response.read().decode()
         assert 'data-move-count="1"' in page

@@ -39,7 +39,11 @@ def test_production_settings_pass_check_deploy_with_no_warning():
     """Server mode with DEBUG off and a long key: `check --deploy` finds nothing, not even a warning."""
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=ROOT, env=production_env(), capture_output=True, text=True, timeout=120,
+        cwd=ROOT,
+        env=production_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "System check identified no issues" in result.stdout
@@ -49,8 +53,12 @@ def test_production_settings_refuse_a_missing_or_short_secret_key():
     """Without the test switch, server mode will not start on no key or a short one."""
     for key in ("", "too-short"):
         result = subprocess.run(
-            [sys.executable, "manage.py", "check"], cwd=ROOT, env=production_env(SECRET_KEY=key),
-            capture_output=True, text=True, timeout=120,
+            [sys.executable, "manage.py", "check"],
+            cwd=ROOT,
+            env=production_env(SECRET_KEY=key),
+            capture_output=True,
+            text=True,
+            timeout=120,
         )
         assert result.returncode != 0
         assert "SECRET_KEY" in result.stderr
@@ -151,14 +159,21 @@ def test_given_servers_need_no_server_packages(monkeypatch):
 
 def test_a_run_on_a_given_redis_keeps_to_its_own_queue_and_cache_keys():
     """WORDFALL_TEST_RUN names the Celery queue and cache prefix under test; a server ignores it."""
-    show = ("from django.conf import settings; "
-            "print(settings.CELERY_TASK_DEFAULT_QUEUE if hasattr(settings, 'CELERY_TASK_DEFAULT_QUEUE') else 'celery', "
-            "settings.CACHES['default']['KEY_PREFIX'])")
+    show = (
+        "from django.conf import settings; "
+        "print(settings.CELERY_TASK_DEFAULT_QUEUE if hasattr(settings, 'CELERY_TASK_DEFAULT_QUEUE') else 'celery', "
+        "settings.CACHES['default']['KEY_PREFIX'])"
+    )
 
     def queue_and_prefix(**extra):
-        result = subprocess.run([sys.executable, "manage.py", "shell", "-v", "0", "-c", show], cwd=ROOT,
-                                env=production_env(WORDFALL_TEST_RUN="run42", **extra),
-                                capture_output=True, text=True, timeout=120)
+        result = subprocess.run(
+            [sys.executable, "manage.py", "shell", "-v", "0", "-c", show],
+            cwd=ROOT,
+            env=production_env(WORDFALL_TEST_RUN="run42", **extra),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert result.returncode == 0, result.stderr
         return result.stdout.split()
 

@@ -66,8 +66,7 @@ def test_cross_word_counts_letter_premium_of_new_tile():
         (CAT, [(8, 8, "t", False), (9, 9, "a", False)], WORD_GRID, "tiles are not in one line"),
         (CAT, [(6, 6, "a", False), (6, 8, "t", False)], WORD_GRID, "there is a gap at H7"),
         (Board.empty(), tiles(0, 0, "cat"), WORD_GRID, "the first word must cover the centre"),
-        (Board.empty(), tiles(7, 7, "cat"), WORDGAME,
-         "the first word must have at least 4 letters"),
+        (Board.empty(), tiles(7, 7, "cat"), WORDGAME, "the first word must have at least 4 letters"),
         (CAT, tiles(0, 0, "at"), WORD_GRID, "does not touch any tile on the board"),
         (CAT, [(7, 7, "a", False)], WORD_GRID, "square taken"),
         (CAT, [(8, 8, "", True)], WORD_GRID, "blank has no letter"),
@@ -86,8 +85,7 @@ def test_every_unknown_word_is_named():
     assert reason(board, tiles(8, 7, "fo")) == "not in the word list: FO, CF, AO"
 
 
-SCORING_LEX = Lexicon.from_words(
-    ["aa", "ta", "at", "eatings", "notation", "stations", "abcdefghijk", "abcdefghij"])
+SCORING_LEX = Lexicon.from_words(["aa", "ta", "at", "eatings", "notation", "stations", "abcdefghijk", "abcdefghij"])
 
 
 def test_a_new_word_square_multiplies_every_word_through_it():
@@ -144,8 +142,7 @@ def test_word_grid_refuses_an_eleven_letter_word():
     """Words of Word Grid have at most 10 letters, even when the lexicon has a longer one."""
     board = Board.empty().with_tiles(tiles(7, 2, "abcdefghij"))
     placement = [(7, 12, "k", False)]
-    assert reason(board, placement, WORD_GRID, SCORING_LEX) == (
-        "words have at most 10 letters: ABCDEFGHIJK")
+    assert reason(board, placement, WORD_GRID, SCORING_LEX) == ("words have at most 10 letters: ABCDEFGHIJK")
     assert evaluate(board, placement, WORDGAME, SCORING_LEX).words[0][0] == "abcdefghijk"
 
 
@@ -251,10 +248,8 @@ def test_word_grid_refuses_an_eleven_letter_cross_word():
     lexicon = Lexicon.from_words(["abcdefghij", "abcdefghijk", "ka"])
     board = Board.empty().with_tiles(tiles(2, 7, "abcdefghij", across=False))
     placement = [(12, 7, "k", False), (12, 8, "a", False)]
-    assert reason(board, placement, WORD_GRID, lexicon) == (
-        "words have at most 10 letters: ABCDEFGHIJK")
-    assert [w for w, _ in evaluate(board, placement, WORDGAME, lexicon).words] == [
-        "ka", "abcdefghijk"]
+    assert reason(board, placement, WORD_GRID, lexicon) == ("words have at most 10 letters: ABCDEFGHIJK")
+    assert [w for w, _ in evaluate(board, placement, WORDGAME, lexicon).words] == ["ka", "abcdefghijk"]
 
 
 def test_seven_of_eight_tiles_in_wordgame_are_not_doubled():
@@ -278,8 +273,7 @@ def test_an_empty_placement_is_refused():
 
 def test_the_first_word_needs_two_letters_in_word_grid():
     """A lone tile on the star is not a first word."""
-    assert reason(Board.empty(), [(7, 7, "a", False)]) == (
-        "the first word must have at least 2 letters")
+    assert reason(Board.empty(), [(7, 7, "a", False)]) == ("the first word must have at least 2 letters")
 
 
 # -- legality against the rules written out plainly (audit) ---------------------------
@@ -287,6 +281,7 @@ def test_the_first_word_needs_two_letters_in_word_grid():
 
 def runs_formed(board, new):
     """Every maximal run of 2+ tiles, across or down, that holds a new tile."""
+
     def filled(r, c):
         return 0 <= r < 15 and 0 <= c < 15 and ((r, c) in new or board.letter(r, c))
 
@@ -320,15 +315,21 @@ def legal_by_the_rules(board, placement, variant, lexicon):
     rows, cols = {r for r, _ in squares}, {c for _, c in squares}
     if len(rows) > 1 and len(cols) > 1:
         return False
-    line = ([(next(iter(rows)), c) for c in range(min(cols), max(cols) + 1)] if len(rows) == 1
-            else [(r, next(iter(cols))) for r in range(min(rows), max(rows) + 1)])
+    line = (
+        [(next(iter(rows)), c) for c in range(min(cols), max(cols) + 1)]
+        if len(rows) == 1
+        else [(r, next(iter(cols))) for r in range(min(rows), max(rows) + 1)]
+    )
     if any(s not in squares and not board.letter(*s) for s in line):
         return False
     if board.is_empty:
         if (7, 7) not in squares or len(squares) < variant.first_word_min_length:
             return False
-    elif not any(0 <= r + dr < 15 and 0 <= c + dc < 15 and board.letter(r + dr, c + dc)
-                 for r, c in squares for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0))):
+    elif not any(
+        0 <= r + dr < 15 and 0 <= c + dc < 15 and board.letter(r + dr, c + dc)
+        for r, c in squares
+        for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0))
+    ):
         return False
     words = runs_formed(board, {(r, c): letter for r, c, letter, _ in placement})
     return all(w in lexicon and len(w) <= variant.max_word_length for w in words)
@@ -340,21 +341,25 @@ near_centre = st.integers(5, 9)
 
 @settings(max_examples=1000, deadline=None)
 @given(
-    board_tiles=st.lists(st.tuples(near_centre, near_centre, st.sampled_from("ab"),
-                                   st.booleans()), max_size=8),
+    board_tiles=st.lists(st.tuples(near_centre, near_centre, st.sampled_from("ab"), st.booleans()), max_size=8),
     placement=st.one_of(
-        st.lists(st.tuples(near_centre, near_centre, st.sampled_from("ab"), st.booleans()),
-                 min_size=1, max_size=4),
-        st.builds(lambda row, col, across, step, word, blanks: [
-            (row + (0 if across else i * step), col + (i * step if across else 0), letter,
-             blank) for i, (letter, blank) in enumerate(zip(word, blanks))],
-            near_centre, near_centre, st.booleans(), st.sampled_from([1, 1, 2]),
-            st.text("ab", min_size=1, max_size=4), st.lists(st.booleans(), min_size=4,
-                                                           max_size=4))),
+        st.lists(st.tuples(near_centre, near_centre, st.sampled_from("ab"), st.booleans()), min_size=1, max_size=4),
+        st.builds(
+            lambda row, col, across, step, word, blanks: [
+                (row + (0 if across else i * step), col + (i * step if across else 0), letter, blank)
+                for i, (letter, blank) in enumerate(zip(word, blanks))
+            ],
+            near_centre,
+            near_centre,
+            st.booleans(),
+            st.sampled_from([1, 1, 2]),
+            st.text("ab", min_size=1, max_size=4),
+            st.lists(st.booleans(), min_size=4, max_size=4),
+        ),
+    ),
     variant=st.sampled_from([WORD_GRID, WORDGAME]),
 )
-def test_evaluate_accepts_exactly_the_placements_the_rules_allow(board_tiles, placement,
-                                                                 variant):
+def test_evaluate_accepts_exactly_the_placements_the_rules_allow(board_tiles, placement, variant):
     """On random boards, evaluate accepts a placement exactly when the rules written out
     plainly do, and then lists exactly the words formed."""
     board = Board.empty().with_tiles(board_tiles)
@@ -366,5 +371,4 @@ def test_evaluate_accepts_exactly_the_placements_the_rules_allow(board_tiles, pl
         assert not legal
         return
     assert legal
-    assert sorted(w for w, _ in play.words) == runs_formed(
-        board, {(r, c): letter for r, c, letter, _ in placement})
+    assert sorted(w for w, _ in play.words) == runs_formed(board, {(r, c): letter for r, c, letter, _ in placement})

@@ -17,8 +17,7 @@ from lexicon.frequency import zipf
 def lexicons():
     from lexicon import wordlists
 
-    return {WORD_GRID: wordlists.compile_lexicon("common"),
-            WORDGAME: wordlists.compile_lexicon("wordgame")}
+    return {WORD_GRID: wordlists.compile_lexicon("common"), WORDGAME: wordlists.compile_lexicon("wordgame")}
 
 
 def check_legal(before, move, after):
@@ -45,17 +44,23 @@ def test_every_bot_move_is_accepted_by_evaluate(lexicons, variant, bots):
     """Whole seeded games between bots of every strength: each move is legal, none errs,
     and each game ends by the rules."""
     for number in range(2):
-        result = selfplay.play_game(variant, lexicons[variant], bots, f"legal/{number}",
-                                    frequency=zipf, on_turn=check_legal)
+        result = selfplay.play_game(
+            variant, lexicons[variant], bots, f"legal/{number}", frequency=zipf, on_turn=check_legal
+        )
         assert result.errors == 0
         assert result.game.is_over
 
 
 def test_word_grid_bots_play_three_and_four_seat_games(lexicons):
     """Bots handle more than one opponent (no endgame look-ahead with unknown racks)."""
-    result = selfplay.play_game(WORD_GRID, lexicons[WORD_GRID],
-                                ("expert", "club", "casual", "beginner"), "four",
-                                frequency=zipf, on_turn=check_legal)
+    result = selfplay.play_game(
+        WORD_GRID,
+        lexicons[WORD_GRID],
+        ("expert", "club", "casual", "beginner"),
+        "four",
+        frequency=zipf,
+        on_turn=check_legal,
+    )
     assert result.errors == 0 and result.game.is_over
 
 
@@ -106,8 +111,7 @@ def test_club_and_expert_rank_by_equity_not_score(lexicons):
     lexicon = lexicons[WORD_GRID]
     game = new_game(WORD_GRID, 2, "equity/1", lexicon)
     position = Position.of(game)
-    for strength, value in (("club", leaves.heuristic_value),
-                            ("expert", leaves.learned("wordgrid"))):
+    for strength, value in (("club", leaves.heuristic_value), ("expert", leaves.learned("wordgrid"))):
         move = choose(position, strength, random.Random(1))
         ranked = crossword_bot.ranked(position, value, 1)
         if move.kind == PLACE:
@@ -165,6 +169,7 @@ def test_endgame_blocks_the_opponents_big_reply(lexicons):
 
 # -- leaves ---------------------------------------------------------------------------
 
+
 def test_leave_features_compose_a_value():
     """A leave's value is the sum of its features' weights; the empty leave is worth 0."""
     assert leaves.features("") == []
@@ -220,8 +225,7 @@ def test_simulation_samples_leaves_from_real_positions():
     assert games >= 1
     samples = sum(n for n, _ in totals.values())
     assert samples and samples % SIMULATIONS_PER_POSITION == 0
-    assert all(len(leave) < WORD_GRID.rack_size and total >= 0
-               for leave, (n, total) in totals.items())
+    assert all(len(leave) < WORD_GRID.rack_size and total >= 0 for leave, (n, total) in totals.items())
 
 
 def test_learning_shrinks_toward_a_prior_table():
@@ -238,15 +242,32 @@ def test_selfplay_summary_counts_wins_draws_and_times():
     from games.crosswords.management.commands.selfplay import summarise
 
     games = [
-        {"seats": ["a", "b"], "scores": [300, 250], "winners": [0], "move_ms": [10.0, 30.0],
-         "moves": [10, 10], "errors": 0},
-        {"seats": ["b", "a"], "scores": [280, 280], "winners": [0, 1], "move_ms": [20.0, 10.0],
-         "moves": [10, 10], "errors": 1},
+        {
+            "seats": ["a", "b"],
+            "scores": [300, 250],
+            "winners": [0],
+            "move_ms": [10.0, 30.0],
+            "moves": [10, 10],
+            "errors": 0,
+        },
+        {
+            "seats": ["b", "a"],
+            "scores": [280, 280],
+            "winners": [0, 1],
+            "move_ms": [20.0, 10.0],
+            "moves": [10, 10],
+            "errors": 1,
+        },
     ]
     summary = summarise(["a", "b"], games)
-    assert summary == {"games": 2, "errors": 1, "bots": {
-        "a": {"wins": 1, "draws": 1, "avg_score": 290.0, "avg_move_ms": 1.0},
-        "b": {"wins": 0, "draws": 1, "avg_score": 265.0, "avg_move_ms": 2.5}}}
+    assert summary == {
+        "games": 2,
+        "errors": 1,
+        "bots": {
+            "a": {"wins": 1, "draws": 1, "avg_score": 290.0, "avg_move_ms": 1.0},
+            "b": {"wins": 0, "draws": 1, "avg_score": 265.0, "avg_move_ms": 2.5},
+        },
+    }
 
 
 def test_move_from_bot_round_trips_for_storage(lexicons):

@@ -16,8 +16,11 @@ LEX = Lexicon.from_words(["cat", "cats", "at", "ta", "act", "scat", "as"])
 
 
 def all_tiles(game):
-    return sorted("".join(game.racks) + "".join(game.bag) + "".join(
-        "?" if blank else letter for _, _, letter, blank in game.board.tiles()))
+    return sorted(
+        "".join(game.racks)
+        + "".join(game.bag)
+        + "".join("?" if blank else letter for _, _, letter, blank in game.board.tiles())
+    )
 
 
 def test_new_game_deals_racks_from_a_shuffled_bag():
@@ -140,8 +143,7 @@ def test_replay_rebuilds_the_same_game():
 def lexicons():
     from lexicon import wordlists
 
-    return {WORD_GRID: wordlists.compile_lexicon("common"),
-            WORDGAME: wordlists.compile_lexicon("wordgame")}
+    return {WORD_GRID: wordlists.compile_lexicon("common"), WORDGAME: wordlists.compile_lexicon("wordgame")}
 
 
 def random_move(game, rng):
@@ -184,7 +186,7 @@ def check_finished(game):
     else:
         assert game.end_reason == cw.STREAK
         assert list(game.adjustments) == [-v for v in values]
-        last = game.turns[-game.variant.end_streak_length(game.players):]
+        last = game.turns[-game.variant.end_streak_length(game.players) :]
         if variant.end_streak_kind == "pass":
             assert all(t.move.kind == cw.PASS for t in last)
         else:
@@ -203,10 +205,10 @@ def test_random_games_reach_an_end_with_correct_adjustments(lexicons, variant, p
     assert cw.WENT_OUT in reasons
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-          HealthCheck.function_scoped_fixture])
-@given(seed=st.integers(0, 10**9), moves=st.integers(0, 30),
-       variant=st.sampled_from([WORD_GRID, WORDGAME]))
+@settings(
+    max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
+@given(seed=st.integers(0, 10**9), moves=st.integers(0, 30), variant=st.sampled_from([WORD_GRID, WORDGAME]))
 def test_a_replayed_game_equals_the_original(lexicons, seed, moves, variant):
     """Rebuilding a game from its seed and moves gives an equal game."""
     rng = random.Random(seed)
@@ -235,9 +237,16 @@ def test_an_illegal_placement_is_refused_with_its_reason():
         game.apply(Move.place(game.to_move, [(0, 0, first, False), (0, 1, second, False)]))
 
 
-@pytest.mark.parametrize("move", [
-    Move.place(0, [(7, 7, "c", False), (7, 8, "a", True)]),
-    Move.swap(1, "q?"), Move.pass_(0), Move.resign(1), Move.forfeit(0)])
+@pytest.mark.parametrize(
+    "move",
+    [
+        Move.place(0, [(7, 7, "c", False), (7, 8, "a", True)]),
+        Move.swap(1, "q?"),
+        Move.pass_(0),
+        Move.resign(1),
+        Move.forfeit(0),
+    ],
+)
 def test_moves_survive_their_json_form(move):
     """A stored move reads back equal."""
     import json
@@ -312,8 +321,7 @@ def test_going_out_collects_everyone_elses_tiles():
     racks = ["qz", "qz", "qz"]
     racks[seat] = "act"
     game = replace(game, racks=tuple(racks), bag=())
-    game = game.apply(Move.place(seat, [(7, 7, "c", False), (7, 8, "a", False),
-                                        (7, 9, "t", False)]))
+    game = game.apply(Move.place(seat, [(7, 7, "c", False), (7, 8, "a", False), (7, 9, "t", False)]))
     assert game.is_over and game.end_reason == cw.WENT_OUT and game.went_out == seat
     assert game.adjustments[seat] == 40
     assert [game.adjustments[s] for s in range(3) if s != seat] == [-20, -20]
@@ -327,10 +335,8 @@ def test_playing_out_with_tiles_left_in_the_bag_does_not_end_the_game():
     lexicon = Lexicon.from_words(["cat"])
     game = cw.new_game(WORD_GRID, 2, 1, lexicon)
     seat = game.to_move
-    game = replace(game, racks=tuple("act" if s == seat else game.racks[s] for s in range(2)),
-                   bag=("e",))
-    game = game.apply(Move.place(seat, [(7, 7, "c", False), (7, 8, "a", False),
-                                        (7, 9, "t", False)]))
+    game = replace(game, racks=tuple("act" if s == seat else game.racks[s] for s in range(2)), bag=("e",))
+    game = game.apply(Move.place(seat, [(7, 7, "c", False), (7, 8, "a", False), (7, 9, "t", False)]))
     assert not game.is_over and game.racks[seat] == "e" and game.bag == ()
 
 
@@ -401,8 +407,7 @@ def reference_score(board, placement, variant):
     if len(placement) > 1:
         across = len(rows) == 1
     else:
-        across = bool(filled(r0, c0 - 1) or filled(r0, c0 + 1)) or not (
-            filled(r0 - 1, c0) or filled(r0 + 1, c0))
+        across = bool(filled(r0, c0 - 1) or filled(r0, c0 + 1)) or not (filled(r0 - 1, c0) or filled(r0 + 1, c0))
     main = points(word(r0, c0, *((0, 1) if across else (1, 0))))
     crosses = 0
     for r, c in new:
@@ -452,7 +457,7 @@ def test_after_a_seat_leaves_each_remaining_seat_needs_its_own_two_scoreless_tur
     first = game.to_move
     for _ in range(3):
         game = game.apply(Move.pass_(game.to_move))
-    game = game.apply(Move.pass_(game.to_move))      # the first seat's second pass
+    game = game.apply(Move.pass_(game.to_move))  # the first seat's second pass
     gone = (first + 1) % 3
     game = game.apply(Move.forfeit(gone))
     assert not game.is_over and game.to_move == (first + 2) % 3
@@ -495,5 +500,5 @@ def test_random_games_with_resigns_and_forfeits_end_by_the_rules(lexicons):
             earned[turn.move.seat] += turn.score
         assert list(game.scores) == [e + a for e, a in zip(earned, game.adjustments)]
         order = [seat for seat, _, _ in game.standings()]
-        assert order[len(order) - len(game.left_order):] == list(reversed(game.left_order))
+        assert order[len(order) - len(game.left_order) :] == list(reversed(game.left_order))
         assert cw.replay(WORD_GRID, players, seed, game.moves, lexicon) == game

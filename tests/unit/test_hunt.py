@@ -179,8 +179,16 @@ def test_word_bonus_off_the_path_does_not_count():
 
 @pytest.mark.parametrize(
     "word, points",
-    [("at", 0), ("cat", 1), ("cats", 1), ("stone", 2), ("stones", 3), ("rattles", 5),
-     ("pastries", 11), ("outstanding", 11)],
+    [
+        ("at", 0),
+        ("cat", 1),
+        ("cats", 1),
+        ("stone", 2),
+        ("stones", 3),
+        ("rattles", 5),
+        ("pastries", 11),
+        ("outstanding", 11),
+    ],
 )
 def test_classic_points_table(word, points):
     """RULES §2: by length 3→1, 4→1, 5→2, 6→3, 7→5, 8+→11 (and nothing below 3)."""
@@ -201,8 +209,16 @@ def test_qu_counts_as_two_letters():
 
 @pytest.mark.parametrize(
     "word, size, points",
-    [("cat", 4, 1), ("cats", 4, 2), ("stone", 4, 3), ("stone", 5, 2), ("cats", 5, 1),
-     ("cat", 5, 0), ("at", 4, 0), ("outstanding", 4, 9)],
+    [
+        ("cat", 4, 1),
+        ("cats", 4, 2),
+        ("stone", 4, 3),
+        ("stone", 5, 2),
+        ("cats", 5, 1),
+        ("cat", 5, 0),
+        ("at", 4, 0),
+        ("outstanding", 4, 9),
+    ],
 )
 def test_computer_points(word, size, points):
     """RULES §2: the shortest allowed length scores 1, each extra letter 1 more."""
@@ -252,8 +268,32 @@ def test_rules_table():
 
 # --------------------------------------------------------------------------- solver
 
-WORDS = ["cat", "cats", "at", "ate", "tea", "tear", "tar", "rat", "rate", "ore", "queen", "quee",
-         "din", "ding", "dine", "diner", "in", "inn", "tern", "ten", "sex", "xi", "zzz", "tax"]
+WORDS = [
+    "cat",
+    "cats",
+    "at",
+    "ate",
+    "tea",
+    "tear",
+    "tar",
+    "rat",
+    "rate",
+    "ore",
+    "queen",
+    "quee",
+    "din",
+    "ding",
+    "dine",
+    "diner",
+    "in",
+    "inn",
+    "tern",
+    "ten",
+    "sex",
+    "xi",
+    "zzz",
+    "tax",
+]
 
 
 def test_solve_finds_words_with_legal_paths():
@@ -307,11 +347,17 @@ def board_and_words(draw):
     for _ in range(draw(st.integers(0, 15))):
         path = [draw(st.sampled_from(list(board.squares())))]
         for _ in range(draw(st.integers(0, 5))):
-            path.append(draw(st.sampled_from([
-                (path[-1][0] + dr, path[-1][1] + dc)
-                for dr, dc in itertools.product((-1, 0, 1), repeat=2)
-                if 0 <= path[-1][0] + dr < board.size and 0 <= path[-1][1] + dc < board.size
-            ])))
+            path.append(
+                draw(
+                    st.sampled_from(
+                        [
+                            (path[-1][0] + dr, path[-1][1] + dc)
+                            for dr, dc in itertools.product((-1, 0, 1), repeat=2)
+                            if 0 <= path[-1][0] + dr < board.size and 0 <= path[-1][1] + dc < board.size
+                        ]
+                    )
+                )
+            )
         walks.append(hunt.spell(board, path))
     others = draw(st.lists(st.text("aetsrqu", min_size=1, max_size=7), max_size=15))
     return board, set(walks) | set(others)
@@ -341,8 +387,10 @@ def test_every_solve_path_is_legal_and_spells_its_word(case, min_length):
 
 
 @settings(max_examples=200, deadline=None)
-@given(small_boards, st.dictionaries(st.tuples(st.integers(0, 2), st.integers(0, 2)),
-                                     st.sampled_from(sorted(hunt.BONUSES)), max_size=4))
+@given(
+    small_boards,
+    st.dictionaries(st.tuples(st.integers(0, 2), st.integers(0, 2)), st.sampled_from(sorted(hunt.BONUSES)), max_size=4),
+)
 def test_text_round_trip(rows, bonuses):
     """A board rebuilt from its text equals the original."""
     size = len(rows)

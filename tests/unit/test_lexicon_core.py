@@ -161,8 +161,10 @@ def test_children_are_cached_and_stable():
     lex = Lexicon.from_words(["ab", "ac", "b"])
     first = lex.children(lex.root)
     assert lex.children(lex.root) is first
-    assert lex.children(lex.child(lex.root, "a")) == (("b", lex.child(lex.child(lex.root, "a"), "b")),
-                                                       ("c", lex.child(lex.child(lex.root, "a"), "c")))
+    assert lex.children(lex.child(lex.root, "a")) == (
+        ("b", lex.child(lex.child(lex.root, "a"), "b")),
+        ("c", lex.child(lex.child(lex.root, "a"), "c")),
+    )
 
 
 def test_walk_follows_multi_letter_faces():

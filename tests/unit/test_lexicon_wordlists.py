@@ -8,24 +8,27 @@ from lexicon import wordlists
 from lexicon.data.build_wordlists import normalise
 
 
-@pytest.mark.parametrize("entry, expected", [
-    ("cat", "cat"),
-    ("café", "cafe"),
-    ("naïve", "naive"),
-    ("Paris", None),          # capitalised: a name
-    ("NATO", None),           # all capitals: an abbreviation
-    ("iPod", None),           # any capital at all
-    ("cat's", None),          # possessive
-    ("don't", None),          # contraction
-    ("mother-in-law", None),  # hyphen
-    ("ice cream", None),      # space
-    ("mp3", None),            # digit
-    ("cs", None),             # letter plural, no vowel
-    ("kb", None),             # unit symbol, no vowel
-    ("hmm", "hmm"),           # a real word without a vowel
-    ("rhythm", "rhythm"),     # y counts as a vowel
-    ("", None),
-])
+@pytest.mark.parametrize(
+    "entry, expected",
+    [
+        ("cat", "cat"),
+        ("café", "cafe"),
+        ("naïve", "naive"),
+        ("Paris", None),  # capitalised: a name
+        ("NATO", None),  # all capitals: an abbreviation
+        ("iPod", None),  # any capital at all
+        ("cat's", None),  # possessive
+        ("don't", None),  # contraction
+        ("mother-in-law", None),  # hyphen
+        ("ice cream", None),  # space
+        ("mp3", None),  # digit
+        ("cs", None),  # letter plural, no vowel
+        ("kb", None),  # unit symbol, no vowel
+        ("hmm", "hmm"),  # a real word without a vowel
+        ("rhythm", "rhythm"),  # y counts as a vowel
+        ("", None),
+    ],
+)
 def test_normalise(entry, expected):
     """SCOWL entries become lower-case a-z words or are dropped."""
     assert normalise(entry) == expected
@@ -66,7 +69,10 @@ def test_en_is_the_union(lists):
 def test_names_and_abbreviations_are_out(lists):
     """Proper names, abbreviations and contractions are in no lexicon."""
     for code, words in lists.items():
-        assert not {"london", "david", "england", "tuesday", "nato", "nasa", "etc", "mr", "mrs", "tv", "dont", "cs"} & words, code
+        assert (
+            not {"london", "david", "england", "tuesday", "nato", "nasa", "etc", "mr", "mrs", "tv", "dont", "cs"}
+            & words
+        ), code
 
 
 def test_common_has_only_2_to_10_letters(lists):

@@ -95,16 +95,14 @@ def generated(board, rack, variant, lexicon):
 
 words = st.text(alphabet=ALPHABET, min_size=2, max_size=5)
 lexicons = st.lists(words, min_size=1, max_size=40).map(Lexicon.from_words)
-racks = st.text(alphabet=ALPHABET + "?", min_size=1, max_size=4).filter(
-    lambda r: r.count("?") <= 1)
+racks = st.text(alphabet=ALPHABET + "?", min_size=1, max_size=4).filter(lambda r: r.count("?") <= 1)
 board_tiles = st.lists(
-    st.tuples(st.integers(5, 9), st.integers(5, 9), st.sampled_from(ALPHABET), st.booleans()),
-    min_size=1, max_size=8)
+    st.tuples(st.integers(5, 9), st.integers(5, 9), st.sampled_from(ALPHABET), st.booleans()), min_size=1, max_size=8
+)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(lexicon=lexicons, rack=racks, tiles=board_tiles,
-       variant=st.sampled_from([WORD_GRID, WORDGAME]))
+@given(lexicon=lexicons, rack=racks, tiles=board_tiles, variant=st.sampled_from([WORD_GRID, WORDGAME]))
 def test_generate_finds_exactly_the_brute_force_plays(lexicon, rack, tiles, variant):
     """On small boards and racks generate finds every legal play, once, with its score."""
     board = Board.empty().with_tiles(tiles)
@@ -113,13 +111,12 @@ def test_generate_finds_exactly_the_brute_force_plays(lexicon, rack, tiles, vari
 
 edge_lines = st.sampled_from([0, 1, 2, 6, 7, 8, 12, 13, 14])
 edge_tiles = st.lists(
-    st.tuples(edge_lines, edge_lines, st.sampled_from(ALPHABET), st.booleans()),
-    min_size=1, max_size=12)
+    st.tuples(edge_lines, edge_lines, st.sampled_from(ALPHABET), st.booleans()), min_size=1, max_size=12
+)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(lexicon=lexicons, rack=racks, tiles=edge_tiles,
-       variant=st.sampled_from([WORD_GRID, WORDGAME]))
+@given(lexicon=lexicons, rack=racks, tiles=edge_tiles, variant=st.sampled_from([WORD_GRID, WORDGAME]))
 def test_generate_matches_brute_force_at_the_board_edges(lexicon, rack, tiles, variant):
     """Plays running into the edges and corners are found exactly as brute force finds them."""
     board = Board.empty().with_tiles(tiles)
@@ -160,25 +157,22 @@ def test_word_grid_never_generates_a_word_over_ten_letters():
     """Word Grid refuses words longer than 10 letters, so generate never offers one."""
     lexicon = Lexicon.from_words(["abcdefghijk", "abcdefghij"])
     board = Board.empty().with_tiles([(7, c, letter, False) for c, letter in zip(range(2, 10), "abcdefgh")])
-    assert {p.main_word for p in movegen.generate(board, "ijk", WORD_GRID, lexicon)} == {
-        "abcdefghij"}
-    assert {p.main_word for p in movegen.generate(board, "ijk", WORDGAME, lexicon)} == {
-        "abcdefghij", "abcdefghijk"}
+    assert {p.main_word for p in movegen.generate(board, "ijk", WORD_GRID, lexicon)} == {"abcdefghij"}
+    assert {p.main_word for p in movegen.generate(board, "ijk", WORDGAME, lexicon)} == {"abcdefghij", "abcdefghijk"}
 
 
 def test_whole_rack_plays_carry_the_variant_bonus():
     """Word Grid adds 50 for all 7 tiles; Wordgame doubles the main word for all 8."""
     lexicon = Lexicon.from_words(["eatings", "stations", "at"])
-    bingos = [p for p in movegen.generate(Board.empty(), "eatings", WORD_GRID, lexicon)
-              if len(p.placement) == 7]
+    bingos = [p for p in movegen.generate(Board.empty(), "eatings", WORD_GRID, lexicon) if len(p.placement) == 7]
     assert bingos and all(p.score == p.words[0][1] + 50 for p in bingos)
     by_key = {p.key(): p.score for p in bingos}
-    placed = evaluate(Board.empty(), [(7, 4 + i, letter, False) for i, letter in enumerate("eatings")],
-                      WORD_GRID, lexicon)
+    placed = evaluate(
+        Board.empty(), [(7, 4 + i, letter, False) for i, letter in enumerate("eatings")], WORD_GRID, lexicon
+    )
     assert by_key[placed.key()] == placed.score == 66
     board = Board.empty().with_tiles([(6, 1, "a", False)])
-    eights = [p for p in movegen.generate(board, "stations", WORDGAME, lexicon)
-              if len(p.placement) == 8]
+    eights = [p for p in movegen.generate(board, "stations", WORDGAME, lexicon) if len(p.placement) == 8]
     assert eights
     for play in eights:
         assert evaluate(board, play.placement, WORDGAME, lexicon).score == play.score
@@ -187,32 +181,27 @@ def test_whole_rack_plays_carry_the_variant_bonus():
 
 def test_top_equals_the_head_of_all_plays_sorted():
     """top(n) drops low plays early but returns exactly the n best of generate, in order."""
-    lexicon = Lexicon.from_words(
-        ["cat", "cats", "at", "ta", "act", "tact", "scat", "as", "sat", "tacts", "acts"])
+    lexicon = Lexicon.from_words(["cat", "cats", "at", "ta", "act", "tact", "scat", "as", "sat", "tacts", "acts"])
     board = Board.empty().with_tiles([(7, 6, "c", False), (7, 7, "a", False), (7, 8, "t", False)])
     plays = movegen.generate(board, "stca??", WORD_GRID, lexicon)
     ordered = sorted(plays, key=lambda p: (-p.score, sorted(p.placement)))
     for n in (1, 3, 10, 50):
-        assert [p.key() for p in movegen.top(board, "stca??", WORD_GRID, lexicon, n)] == [
-            p.key() for p in ordered[:n]]
+        assert [p.key() for p in movegen.top(board, "stca??", WORD_GRID, lexicon, n)] == [p.key() for p in ordered[:n]]
 
 
 # Variants cut down so that small racks reach the whole-rack bonus and small lexicons
 # reach the longest-word limit; movegen must follow the table, not the two real variants.
 SHORT_WORD_GRID = _replace(WORD_GRID, name="short-wordgrid", rack_size=3, max_word_length=3)
-SHORT_WORDGAME = _replace(WORDGAME, name="short-wordgame", rack_size=3, max_word_length=4,
-                          first_word_min_length=2)
-two_blank_racks = st.text(alphabet="abc?", min_size=2, max_size=3).filter(
-    lambda r: r.count("?") == 2)
-abc_lexicons = st.lists(st.text(alphabet="abc", min_size=2, max_size=4), min_size=1,
-                        max_size=30).map(Lexicon.from_words)
+SHORT_WORDGAME = _replace(WORDGAME, name="short-wordgame", rack_size=3, max_word_length=4, first_word_min_length=2)
+two_blank_racks = st.text(alphabet="abc?", min_size=2, max_size=3).filter(lambda r: r.count("?") == 2)
+abc_lexicons = st.lists(st.text(alphabet="abc", min_size=2, max_size=4), min_size=1, max_size=30).map(
+    Lexicon.from_words
+)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(lexicon=lexicons, rack=racks, tiles=board_tiles,
-       variant=st.sampled_from([SHORT_WORD_GRID, SHORT_WORDGAME]))
-def test_generate_follows_the_variant_table_for_rack_size_and_word_length(
-        lexicon, rack, tiles, variant):
+@given(lexicon=lexicons, rack=racks, tiles=board_tiles, variant=st.sampled_from([SHORT_WORD_GRID, SHORT_WORDGAME]))
+def test_generate_follows_the_variant_table_for_rack_size_and_word_length(lexicon, rack, tiles, variant):
     """With a 3-tile rack and 3- or 4-letter words at most, generate still finds exactly
     the plays brute force finds: the whole-rack bonus and the length limit included."""
     board = Board.empty().with_tiles(tiles)
@@ -236,20 +225,17 @@ def key_squares(key):
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(lexicon=abc_lexicons, rack=two_blank_racks, tiles=board_tiles,
-       variant=st.sampled_from([WORD_GRID, WORDGAME]))
+@given(lexicon=abc_lexicons, rack=two_blank_racks, tiles=board_tiles, variant=st.sampled_from([WORD_GRID, WORDGAME]))
 def test_generate_with_two_blanks_matches_brute_force(lexicon, rack, tiles, variant):
     """Two blanks on the rack: every letter pair is tried, each placement found once."""
     board = Board.empty().with_tiles(tiles)
-    assert generated(board, rack, variant, lexicon) == brute_force(
-        board, rack, variant, lexicon, "abc")
+    assert generated(board, rack, variant, lexicon) == brute_force(board, rack, variant, lexicon, "abc")
 
 
 def test_top_by_equity_ranks_score_plus_leave_value():
     """With a leave_value, top(n) is the n plays of highest score + leave value, each
     carrying its leave (kept tiles, sorted, "?" for a blank) and its equity."""
-    lexicon = Lexicon.from_words(
-        ["cat", "cats", "at", "ta", "act", "tact", "scat", "as", "sat", "tacts", "acts"])
+    lexicon = Lexicon.from_words(["cat", "cats", "at", "ta", "act", "tact", "scat", "as", "sat", "tacts", "acts"])
     board = Board.empty().with_tiles([(7, 6, "c", False), (7, 7, "a", False), (7, 8, "t", False)])
     rack = "stca?"
 

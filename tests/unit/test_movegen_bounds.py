@@ -14,8 +14,9 @@ from lexicon.core import Lexicon
 # Letters worth 1, 1, 1, 2, 4, 8 and 10 points, so the bounds' pairing of tile values
 # with premium squares and cross words is put to work.
 ALPHABET = "aesdhjq"
-SETTINGS = settings(max_examples=600, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+SETTINGS = settings(
+    max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
 
 words = st.text(alphabet=ALPHABET, min_size=2, max_size=8)
 lexicons = st.lists(words, min_size=3, max_size=60).map(Lexicon.from_words)
@@ -25,7 +26,8 @@ variants = st.sampled_from([WORD_GRID, WORDGAME])
 def racks(variant):
     """Up to a full rack of the variant, with up to two blanks."""
     return st.text(alphabet=ALPHABET + "??", min_size=1, max_size=variant.rack_size).filter(
-        lambda rack: rack.count("?") <= 2)
+        lambda rack: rack.count("?") <= 2
+    )
 
 
 @st.composite
@@ -91,10 +93,11 @@ def test_best_equity_equals_full_generation(position, leave_value, slack):
     plays = movegen.generate(board, rack, variant, lexicon)
     expected = ranked(plays, rack, leave_value)
     found = movegen.best(board, rack, variant, lexicon, leave_value=leave_value)
-    bound = max(leave_value("".join(kept)) for size in range(len(rack) + 1)
-                for kept in combinations(sorted(rack), size)) + slack
-    bounded = movegen.best(board, rack, variant, lexicon, leave_value=leave_value,
-                           leave_bound=bound)
+    bound = (
+        max(leave_value("".join(kept)) for size in range(len(rack) + 1) for kept in combinations(sorted(rack), size))
+        + slack
+    )
+    bounded = movegen.best(board, rack, variant, lexicon, leave_value=leave_value, leave_bound=bound)
     if not plays:
         assert found is None and bounded is None
     else:
@@ -105,8 +108,7 @@ def test_best_equity_equals_full_generation(position, leave_value, slack):
 
 
 @SETTINGS
-@given(position=positions(), n=st.integers(1, 12), by_equity=st.booleans(),
-       leave_value=leave_values())
+@given(position=positions(), n=st.integers(1, 12), by_equity=st.booleans(), leave_value=leave_values())
 def test_top_n_equals_the_n_best_of_full_generation(position, n, by_equity, leave_value):
     """top(n) is exactly the head of all plays ranked by score (or equity), ties ordered
     by squares, on first moves (searched one way and mirrored) as on later ones."""
@@ -120,13 +122,11 @@ def test_top_n_equals_the_n_best_of_full_generation(position, n, by_equity, leav
 
 
 SHORT_WORD_GRID = _replace(WORD_GRID, name="short-wordgrid", rack_size=4, max_word_length=5)
-SHORT_WORDGAME = _replace(WORDGAME, name="short-wordgame", rack_size=4, max_word_length=6,
-                          first_word_min_length=3)
+SHORT_WORDGAME = _replace(WORDGAME, name="short-wordgame", rack_size=4, max_word_length=6, first_word_min_length=3)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(lexicon=lexicons, variant=st.sampled_from([SHORT_WORD_GRID, SHORT_WORDGAME]),
-       data=st.data())
+@given(lexicon=lexicons, variant=st.sampled_from([SHORT_WORD_GRID, SHORT_WORDGAME]), data=st.data())
 def test_bounds_hold_with_whole_rack_bonuses_and_word_limits(lexicon, variant, data):
     """With 4-tile racks the whole-rack bonus (Word Grid's 50, Wordgame's doubling) is
     within reach of most plays, and short longest-word limits cut spans: best and top
@@ -174,15 +174,21 @@ def test_best_equals_full_generation_in_real_games_with_the_en_lexicon():
 
 edge_lines = st.sampled_from([0, 1, 2, 6, 7, 8, 12, 13, 14])
 edge_tiles = st.lists(
-    st.tuples(edge_lines, edge_lines, st.sampled_from(ALPHABET), st.booleans()),
-    min_size=1, max_size=14)
+    st.tuples(edge_lines, edge_lines, st.sampled_from(ALPHABET), st.booleans()), min_size=1, max_size=14
+)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(lexicon=lexicons, variant=variants, tiles=edge_tiles, data=st.data(),
-       n=st.integers(1, 6), by_equity=st.booleans(), leave_value=leave_values())
-def test_bounded_search_at_the_board_edges(lexicon, variant, tiles, data, n, by_equity,
-                                           leave_value):
+@given(
+    lexicon=lexicons,
+    variant=variants,
+    tiles=edge_tiles,
+    data=st.data(),
+    n=st.integers(1, 6),
+    by_equity=st.booleans(),
+    leave_value=leave_values(),
+)
+def test_bounded_search_at_the_board_edges(lexicon, variant, tiles, data, n, by_equity, leave_value):
     """Tiles along the edges and in the corners (premium squares at the ends of spans,
     spans cut by the edge): top(n) is still exactly the head of all plays."""
     board = Board.empty().with_tiles(tiles)

@@ -33,7 +33,8 @@ def board_of(name):
 def notation(play):
     return " ".join(
         f"{square_name(row, col)}{letter.upper() if blank else letter}"
-        for row, col, letter, blank in sorted(play.placement))
+        for row, col, letter, blank in sorted(play.placement)
+    )
 
 
 def baseline_lines(plays):
@@ -79,13 +80,21 @@ def test_generate_equals_brute_force_on_vsmatt(en):
 
     board = board_of("vsmatt")
     assert generated(board, "aabde", WORD_GRID, en) == brute_force(
-        board, "aabde", WORD_GRID, en, "abcdefghijklmnopqrstuvwxyz")
+        board, "aabde", WORD_GRID, en, "abcdefghijklmnopqrstuvwxyz"
+    )
 
 
-@pytest.mark.parametrize("name, rack, variant", [
-    ("vsmatt", "aabdelt", WORD_GRID), ("vsmatt", "aabdelt", WORDGAME),
-    ("vsjeremy", "desw??", WORD_GRID), ("vsjeremy", "desw??", WORDGAME),
-    ("empty", "eatings", WORD_GRID), ("empty", "stations", WORDGAME)])
+@pytest.mark.parametrize(
+    "name, rack, variant",
+    [
+        ("vsmatt", "aabdelt", WORD_GRID),
+        ("vsmatt", "aabdelt", WORDGAME),
+        ("vsjeremy", "desw??", WORD_GRID),
+        ("vsjeremy", "desw??", WORDGAME),
+        ("empty", "eatings", WORD_GRID),
+        ("empty", "stations", WORDGAME),
+    ],
+)
 def test_generated_scores_follow_the_rules_arithmetic(en, name, rack, variant):
     """Every play's score equals the rules' arithmetic done independently of the engine
     (blanks, premiums, each variant's word squares and whole-rack bonus)."""
@@ -110,8 +119,10 @@ def test_every_legal_play_can_be_laid_on_offered_squares(en, name, rack):
 
     def touches(tile):
         row, col = tile[0], tile[1]
-        return any(0 <= r < 15 and 0 <= c < 15 and board.letter(r, c)
-                   for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)))
+        return any(
+            0 <= r < 15 and 0 <= c < 15 and board.letter(r, c)
+            for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1))
+        )
 
     for play in movegen.generate(board, rack, WORD_GRID, en):
         first = next(tile for tile in sorted(play.placement) if touches(tile))

@@ -18,8 +18,7 @@ def test_word_grid_bag_holds_98_letters_and_2_blanks():
     """RULES §3: A9 B2 C2 D4 E12 ... Z1 and 2 blanks, 100 tiles."""
     bag = Counter(tiles.WORD_GRID_BAG)
     assert len(tiles.WORD_GRID_BAG) == 100 and bag["?"] == 2
-    assert (bag["a"], bag["e"], bag["i"], bag["o"], bag["d"], bag["s"], bag["t"]) == (
-        9, 12, 9, 8, 4, 4, 6)
+    assert (bag["a"], bag["e"], bag["i"], bag["o"], bag["d"], bag["s"], bag["t"]) == (9, 12, 9, 8, 4, 4, 6)
     assert all(bag[letter] == 1 for letter in "jkqxz")
 
 

@@ -88,15 +88,18 @@ def analyse(game: Game) -> tuple[list[dict], list[dict]]:
     for seat in range(game.players):
         mine = [row for row in rows if row["seat"] == seat]
         worst = max(mine, key=lambda row: (row["equity_loss"], -row["number"]), default=None)
-        summary.append({
-            "seat": seat,
-            "moves": len(mine),
-            "average_equity_loss": round(sum(r["equity_loss"] for r in mine) / len(mine), 1)
-            if mine else 0.0,
-            "best_missed": ({"number": worst["number"], **worst["best"][0],
-                             "equity_loss": worst["equity_loss"]}
-                            if worst and worst["equity_loss"] > 0 and worst["best"] else None),
-        })
+        summary.append(
+            {
+                "seat": seat,
+                "moves": len(mine),
+                "average_equity_loss": round(sum(r["equity_loss"] for r in mine) / len(mine), 1) if mine else 0.0,
+                "best_missed": (
+                    {"number": worst["number"], **worst["best"][0], "equity_loss": worst["equity_loss"]}
+                    if worst and worst["equity_loss"] > 0 and worst["best"]
+                    else None
+                ),
+            }
+        )
     return rows, summary
 
 

@@ -68,14 +68,14 @@ def bot_user(variant: str, strength: str, number: int = 1):
         if user is None:
             try:
                 with transaction.atomic():
-                    user = User.objects.create(username=username, email=f"{username}@bots.invalid",
-                                               display_name=shown, is_bot=True)
+                    user = User.objects.create(
+                        username=username, email=f"{username}@bots.invalid", display_name=shown, is_bot=True
+                    )
                     user.set_unusable_password()
                     user.save(update_fields=["password"])
             except IntegrityError:  # created at the same moment by another request
                 user = User.objects.get(username=username)
-        Bot.objects.get_or_create(user=user, defaults={
-            "variant": variant, "strength": strength, "number": number})
+        Bot.objects.get_or_create(user=user, defaults={"variant": variant, "strength": strength, "number": number})
     return user
 
 
@@ -86,15 +86,18 @@ def bots_for(variant: str, strengths) -> list:
     for strength in strengths:
         used[strength] = used.get(strength, 0) + 1
         if used[strength] > ACCOUNTS_PER_STRENGTH.get(variant, 1):
-            raise Refused(f"At most {ACCOUNTS_PER_STRENGTH.get(variant, 1)} "
-                          f"{strength} bot(s) fit in one {Variant(variant).label} game.")
+            raise Refused(
+                f"At most {ACCOUNTS_PER_STRENGTH.get(variant, 1)} "
+                f"{strength} bot(s) fit in one {Variant(variant).label} game."
+            )
         users.append(bot_user(variant, strength, used[strength]))
     return users
 
 
 @transaction.atomic
-def game_create_with_bots(*, creator, variant: str, seconds_per_move: int, bots,
-                          invitees=(), open_seats: int = 0) -> Game:
+def game_create_with_bots(
+    *, creator, variant: str, seconds_per_move: int, bots, invitees=(), open_seats: int = 0
+) -> Game:
     """A game with ``creator``, the invitees, bots of the ``bots`` strengths, then open seats.
 
     Bots take their seats at once; with no invitees or open seats the game starts now.
@@ -106,8 +109,13 @@ def game_create_with_bots(*, creator, variant: str, seconds_per_move: int, bots,
     if not bots:
         raise Refused("Choose a bot to play against.")
     users = bots_for(variant, bots)
-    game = game_create(creator=creator, variant=variant, seconds_per_move=seconds_per_move,
-                       invitees=invitees, open_seats=open_seats + len(bots))
+    game = game_create(
+        creator=creator,
+        variant=variant,
+        seconds_per_move=seconds_per_move,
+        invitees=invitees,
+        open_seats=open_seats + len(bots),
+    )
     free = list(game.seats.filter(user=None).order_by("index"))
     for seat, user in zip(free, users):
         seat.user, seat.accepted = user, True
@@ -127,6 +135,7 @@ def strength_of(user) -> str | None:
 
 
 # -- turns ---------------------------------------------------------------------------
+
 
 def is_live(game: Game) -> bool:
     return game.seconds_per_move <= LIVE_DEADLINE_SECONDS
@@ -163,8 +172,9 @@ def bot_turn(*, game_id: int, move_count: int) -> Move | None:
     state = selectors.engine_state(game)
     # The bot thinks in the lexicon less offensive words, so neither its word nor a cross
     # word it makes is one; the move is still judged by the game's own lexicon.
-    position = dataclasses.replace(crossword_bot.Position.of(state, seat.index),
-                                   lexicon=offensive.clean_lexicon(state.lexicon))
+    position = dataclasses.replace(
+        crossword_bot.Position.of(state, seat.index), lexicon=offensive.clean_lexicon(state.lexicon)
+    )
     rng = random.Random(f"{game.seed}/bot/{move_count}")
     try:
         move = crossword_bot.choose(position, strength, rng, frequency=zipf)
@@ -176,15 +186,19 @@ def bot_turn(*, game_id: int, move_count: int) -> Move | None:
     except Refused as refused:
         if not _still_waiting(game_id, move_count):
             return None
-        _record_error(game, seat.index, strength, position,
-                      f"the service refused the bot's {move.kind}: {refused.reason}\n{move!r}")
+        _record_error(
+            game,
+            seat.index,
+            strength,
+            position,
+            f"the service refused the bot's {move.kind}: {refused.reason}\n{move!r}",
+        )
         return _pass(game_id, bot, move_count)
 
 
 def _make(game_id: int, bot, move: engine.Move, move_count: int) -> Move:
     if move.kind == engine.PLACE:
-        return game_play(game_id=game_id, player=bot, placement=move.placement,
-                         move_count=move_count)
+        return game_play(game_id=game_id, player=bot, placement=move.placement, move_count=move_count)
     if move.kind == engine.SWAP:
         return game_swap(game_id=game_id, player=bot, tiles=move.tiles, move_count=move_count)
     return game_pass(game_id=game_id, player=bot, move_count=move_count)
@@ -203,13 +217,29 @@ def _still_waiting(game_id: int, move_count: int) -> bool:
 
 def _record_error(game: Game, seat: int, strength: str, position, error: str) -> None:
     board = "\n".join(position.board.rows())
-    log.error("crossword bot (%s) failed in game %s at move %s, seat %s, rack %r:\n%s\n%s",
-              strength, game.pk, game.move_count + 1, seat, position.rack, board, error)
-    BotError.objects.create(game=game, move_number=game.move_count, seat=seat,
-                            strength=strength, rack=position.rack, board=board, error=error)
+    log.error(
+        "crossword bot (%s) failed in game %s at move %s, seat %s, rack %r:\n%s\n%s",
+        strength,
+        game.pk,
+        game.move_count + 1,
+        seat,
+        position.rack,
+        board,
+        error,
+    )
+    BotError.objects.create(
+        game=game,
+        move_number=game.move_count,
+        seat=seat,
+        strength=strength,
+        rack=position.rack,
+        board=board,
+        error=error,
+    )
 
 
 # -- the sweep -----------------------------------------------------------------------
+
 
 def bots_sweep(*, now=None) -> int:
     """Move every bot whose turn task seems lost; return how many moved.
@@ -219,13 +249,12 @@ def bots_sweep(*, now=None) -> int:
     turns up after all does nothing.
     """
     now = now or timezone.now()
-    waiting = (Game.objects.filter(status=Status.ACTIVE, seats__index=F("to_move"),
-                                   seats__user__is_bot=True)
-               .values_list("pk", "move_count", "seconds_per_move", "started_at"))
+    waiting = Game.objects.filter(
+        status=Status.ACTIVE, seats__index=F("to_move"), seats__user__is_bot=True
+    ).values_list("pk", "move_count", "seconds_per_move", "started_at")
     moved = 0
     for game_id, move_count, seconds, started_at in waiting:
-        last = (Move.objects.filter(game_id=game_id).order_by("-number")
-                .values_list("created_at", flat=True).first())
+        last = Move.objects.filter(game_id=game_id).order_by("-number").values_list("created_at", flat=True).first()
         since = last or started_at
         longest = (LIVE_DELAY if seconds <= LIVE_DEADLINE_SECONDS else CORRESPONDENCE_DELAY)[1]
         if since is None or now - since < timedelta(seconds=longest) + SWEEP_GRACE:

@@ -27,9 +27,17 @@ def _engine_variant(variant: str):
 
 
 @transaction.atomic
-def game_create(*, creator, variant: str, seconds_per_move: int, invitees=(),
-                open_seats: int = 0, ranked: bool = False, rating_min: int | None = None,
-                rating_max: int | None = None) -> Game:
+def game_create(
+    *,
+    creator,
+    variant: str,
+    seconds_per_move: int,
+    invitees=(),
+    open_seats: int = 0,
+    ranked: bool = False,
+    rating_min: int | None = None,
+    rating_max: int | None = None,
+) -> Game:
     """Create a game with ``creator`` in seat 1, then the invitees, then open seats.
 
     Invitees are asked to accept; open seats make the game an open seek that anyone
@@ -42,8 +50,7 @@ def game_create(*, creator, variant: str, seconds_per_move: int, invitees=(),
     players = 1 + len(invitees) + open_seats
     if not rules.min_players <= players <= rules.max_players:
         name = Variant(variant).label
-        raise Refused(f"{name} takes {rules.min_players}–{rules.max_players} players; "
-                      f"you chose {players}.")
+        raise Refused(f"{name} takes {rules.min_players}–{rules.max_players} players; you chose {players}.")
     if seconds_per_move < MIN_SECONDS_PER_MOVE:
         raise Refused("The time per move is too short.")
     seen = {creator.pk}
@@ -57,16 +64,29 @@ def game_create(*, creator, variant: str, seconds_per_move: int, invitees=(),
         seen.add(invitee.pk)
     if ranked or rating_min is not None or rating_max is not None:
         problem = ratings.ranked_seek_problem(
-            creator=creator, pool=crossword_pool(variant), players=players, ranked=ranked,
-            open_seek=open_seats > 0, rating_min=rating_min, rating_max=rating_max)
+            creator=creator,
+            pool=crossword_pool(variant),
+            players=players,
+            ranked=ranked,
+            open_seek=open_seats > 0,
+            rating_min=rating_min,
+            rating_max=rating_max,
+        )
         if problem:
             raise Refused(problem)
     code = rules.default_lexicon
     game = Game.objects.create(
-        variant=variant, players=players, lexicon_code=code,
-        lexicon_version=current_version(code), seconds_per_move=seconds_per_move,
-        is_open_seek=open_seats > 0, created_by=creator, ranked=ranked,
-        rating_min=rating_min if ranked else None, rating_max=rating_max if ranked else None)
+        variant=variant,
+        players=players,
+        lexicon_code=code,
+        lexicon_version=current_version(code),
+        seconds_per_move=seconds_per_move,
+        is_open_seek=open_seats > 0,
+        created_by=creator,
+        ranked=ranked,
+        rating_min=rating_min if ranked else None,
+        rating_max=rating_max if ranked else None,
+    )
     Seat.objects.create(game=game, index=0, user=creator, accepted=True)
     for index, invitee in enumerate(invitees, start=1):
         Seat.objects.create(game=game, index=index, user=invitee)
@@ -86,9 +106,13 @@ def game_accept(*, game_id: int, player) -> Game:
     game = _locked_waiting(game_id)
 
     def taker_problem(taker):
-        return ratings.seek_taker_problem(player=taker, pool=crossword_pool(game.variant),
-                                          ranked=game.ranked, rating_min=game.rating_min,
-                                          rating_max=game.rating_max)
+        return ratings.seek_taker_problem(
+            player=taker,
+            pool=crossword_pool(game.variant),
+            ranked=game.ranked,
+            rating_min=game.rating_min,
+            rating_max=game.rating_max,
+        )
 
     if seating.take_seat(game, player, taker_problem=taker_problem):
         _start(game, by=player)
@@ -160,13 +184,19 @@ def game_rematch(*, game_id: int, player) -> Game:
         return existing
     code = game.lexicon_code
     rematch = Game.objects.create(
-        variant=game.variant, players=game.players, lexicon_code=code,
-        lexicon_version=current_version(code), series=game.series,
-        game_number=game.game_number + 1, rematch_of=game,
-        seconds_per_move=game.seconds_per_move, created_by=player, ranked=game.ranked)
+        variant=game.variant,
+        players=game.players,
+        lexicon_code=code,
+        lexicon_version=current_version(code),
+        series=game.series,
+        game_number=game.game_number + 1,
+        rematch_of=game,
+        seconds_per_move=game.seconds_per_move,
+        created_by=player,
+        ranked=game.ranked,
+    )
     # Bots accept at once: a rematch against bots alone starts straight away.
-    everyone = seating.copy_seats(seats, rematch, Seat, asker=player,
-                                  offer=notifications.rematch_offer)
+    everyone = seating.copy_seats(seats, rematch, Seat, asker=player, offer=notifications.rematch_offer)
     notifications.game_changed(game)
     if everyone:
         _start(rematch, by=player)

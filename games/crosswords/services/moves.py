@@ -42,11 +42,11 @@ def _seat_index(game: Game, player) -> int:
     return index
 
 
-def _apply(game: Game, move: engine.Move, *, move_count: int | None, reason: str = "",
-           now=None) -> Move:
+def _apply(game: Game, move: engine.Move, *, move_count: int | None, reason: str = "", now=None) -> Move:
     if game.status != Status.ACTIVE:
-        raise Refused("This game is over." if game.status == Status.FINISHED
-                      else "This game has not started.", status=409)
+        raise Refused(
+            "This game is over." if game.status == Status.FINISHED else "This game has not started.", status=409
+        )
     if game.seats.filter(index=move.seat).exclude(left="").exists():
         raise Refused("You have left this game.", status=409)
     if move_count is not None and move_count != game.move_count:
@@ -67,11 +67,19 @@ def _apply(game: Game, move: engine.Move, *, move_count: int | None, reason: str
         raise Refused(_sentence(refused.reason)) from None
     turn = after.turns[-1]
     stored = Move.objects.create(
-        game=game, number=game.move_count, seat=move.seat, kind=move.kind,
-        placement=[list(tile) for tile in move.placement], tiles=move.tiles,
-        score=turn.score, words=[list(word) for word in turn.play.words] if turn.play else [],
-        rack_before=before.racks[move.seat], rack_after=after.racks[move.seat],
-        redeal=turn.redeal, reason=reason)
+        game=game,
+        number=game.move_count,
+        seat=move.seat,
+        kind=move.kind,
+        placement=[list(tile) for tile in move.placement],
+        tiles=move.tiles,
+        score=turn.score,
+        words=[list(word) for word in turn.play.words] if turn.play else [],
+        rack_before=before.racks[move.seat],
+        rack_after=after.racks[move.seat],
+        redeal=turn.redeal,
+        reason=reason,
+    )
     game.move_count += 1
     selectors.remember_state(game, after, stored)
     seats = {seat.index: seat for seat in game.seats.select_related("user")}
@@ -161,5 +169,4 @@ def game_forfeit(*, game_id: int, now=None) -> Move | None:
     now = now or timezone.now()
     if game.status != Status.ACTIVE or game.deadline is None or game.deadline > now:
         return None
-    return _apply(game, engine.Move.forfeit(game.to_move), move_count=None,
-                  reason="missed the move deadline", now=now)
+    return _apply(game, engine.Move.forfeit(game.to_move), move_count=None, reason="missed the move deadline", now=now)

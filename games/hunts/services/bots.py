@@ -63,8 +63,17 @@ def _points(game_round: HuntRound, board: hunt.Board, word: str, path: hunt.Path
 
 
 @lru_cache(maxsize=256)
-def _plan(round_id: int, board_text: str, game: str, code: str, version: int, min_length: int,
-          seed: str, strength: str, user_id: int) -> tuple[str, ...]:
+def _plan(
+    round_id: int,
+    board_text: str,
+    game: str,
+    code: str,
+    version: int,
+    min_length: int,
+    seed: str,
+    strength: str,
+    user_id: int,
+) -> tuple[str, ...]:
     profile = PROFILES[strength]
     board = board_of(board_text)
     rules = hunt.rules_for(game, board.size)
@@ -102,8 +111,13 @@ def bot_play(*, round_id: int, user_id: int, turn: int | None = None, now: datet
         # word committing at the same moment, while the bot waits for that word's
         # transaction (the same word), and PostgreSQL would abort one of them.
         _round_lock(round_id, shared=True)
-        player = (RoundPlayer.objects.select_for_update(of=("self",)).select_related("round")
-                  .filter(round_id=round_id, user_id=user_id).exclude(bot_strength="").first())
+        player = (
+            RoundPlayer.objects.select_for_update(of=("self",))
+            .select_related("round")
+            .filter(round_id=round_id, user_id=user_id)
+            .exclude(bot_strength="")
+            .first()
+        )
         if player is None or player.bot_next_turn_at is None:
             return None
         if turn is not None:
@@ -128,9 +142,17 @@ def _take_turn(player: RoundPlayer, now: datetime) -> float | None:
         return None
     user_id = player.user_id
     profile = PROFILES[player.bot_strength]
-    plan = _plan(game_round.pk, game_round.board, game_round.game, game_round.lexicon_code,
-                 game_round.lexicon_version, game_round.min_length, game_round.seed,
-                 player.bot_strength, user_id)
+    plan = _plan(
+        game_round.pk,
+        game_round.board,
+        game_round.game,
+        game_round.lexicon_code,
+        game_round.lexicon_version,
+        game_round.min_length,
+        game_round.seed,
+        player.bot_strength,
+        user_id,
+    )
     found = FoundWord.objects.filter(round=game_round)
     if game_round.game == Game.CLASSIC:
         found = found.filter(user_id=user_id)
@@ -158,9 +180,9 @@ def bots_sweep(*, now: datetime | None = None, grace: timedelta = timedelta(seco
     """
     now = now or timezone.now()
     overdue = list(
-        RoundPlayer.objects.filter(bot_next_turn_at__lt=now - grace, round__status=RoundStatus.PLAYING,
-                                   round__deadline__gt=now)
-        .values_list("round_id", "user_id", "bot_turn")
+        RoundPlayer.objects.filter(
+            bot_next_turn_at__lt=now - grace, round__status=RoundStatus.PLAYING, round__deadline__gt=now
+        ).values_list("round_id", "user_id", "bot_turn")
     )
     for round_id, user_id, turn in overdue:
         broadcasts.bot_turn_planned(round_id, user_id, turn=turn, at=now)

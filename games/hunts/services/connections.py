@@ -18,8 +18,11 @@ def connection_open(*, table_id: int, channel_name: str, user=None) -> None:
     with transaction.atomic():
         TableConnection.objects.update_or_create(
             channel_name=channel_name,
-            defaults={"table_id": table_id, "seen_at": timezone.now(),
-                      "user": user if user is not None and user.is_authenticated else None},
+            defaults={
+                "table_id": table_id,
+                "seen_at": timezone.now(),
+                "user": user if user is not None and user.is_authenticated else None,
+            },
         )
         broadcasts.watchers_changed(table_id)
 

@@ -92,16 +92,28 @@ def round_start(*, table_id: int, by, now: datetime | None = None) -> HuntRound:
         board = hunt.new_board(rules, seed, get_lexicon(code, version))
     starts_at = now + COUNTDOWN
     game_round = HuntRound.objects.create(
-        table=table, number=table.rounds_played + 1, game=table.game, size=table.size,
-        board=board.to_text(), seed=seed, lexicon_code=code, lexicon_version=version,
-        min_length=rules.min_length, starts_at=starts_at,
+        table=table,
+        number=table.rounds_played + 1,
+        game=table.game,
+        size=table.size,
+        board=board.to_text(),
+        seed=seed,
+        lexicon_code=code,
+        lexicon_version=version,
+        min_length=rules.min_length,
+        starts_at=starts_at,
         deadline=starts_at + timedelta(seconds=table.round_seconds),
     )
     RoundPlayer.objects.bulk_create(
-        RoundPlayer(round=game_round, user_id=seat.user_id, position=seat.position,
-                    bot_strength=seat.bot_strength,
-                    bot_next_turn_at=(starts_at + timedelta(seconds=first_turn_delay(seat.bot_strength))
-                                      if seat.bot_strength else None))
+        RoundPlayer(
+            round=game_round,
+            user_id=seat.user_id,
+            position=seat.position,
+            bot_strength=seat.bot_strength,
+            bot_next_turn_at=(
+                starts_at + timedelta(seconds=first_turn_delay(seat.bot_strength)) if seat.bot_strength else None
+            ),
+        )
         for seat in seats
     )
     table.status = TableStatus.PLAYING
@@ -133,8 +145,12 @@ class SubmitResult:
 
     def as_message(self) -> dict:
         return {
-            "type": "result", "outcome": self.outcome, "word": self.word, "reason": self.reason,
-            "points": self.points, "path": [list(square) for square in self.path],
+            "type": "result",
+            "outcome": self.outcome,
+            "word": self.word,
+            "reason": self.reason,
+            "points": self.points,
+            "path": [list(square) for square in self.path],
             "bonuses": list(self.bonuses),
         }
 
@@ -145,8 +161,7 @@ def _parse_path(raw) -> hunt.Path | None:
         return None
     path = []
     for square in raw:
-        if not (isinstance(square, (list, tuple)) and len(square) == 2
-                and all(type(n) is int for n in square)):
+        if not (isinstance(square, (list, tuple)) and len(square) == 2 and all(type(n) is int for n in square)):
             return None
         path.append((square[0], square[1]))
     return tuple(path)
@@ -235,8 +250,14 @@ def _submit(*, round_id: int, user, word: str | None, path: hunt.Path | None, no
     bonuses = hunt.bonuses_used(board, path)
     try:
         FoundWord.objects.create(
-            round=game_round, user_id=user.pk, word=word, path=path_to_text(board, path),
-            points=points, bonuses=" ".join(bonuses), exclusive=rampage, found_at=now,
+            round=game_round,
+            user_id=user.pk,
+            word=word,
+            path=path_to_text(board, path),
+            points=points,
+            bonuses=" ".join(bonuses),
+            exclusive=rampage,
+            found_at=now,
         )
     except IntegrityError:
         raise _Taken(word) from None  # leaving the atomic block rolls the transaction back
@@ -276,8 +297,7 @@ def _round_lock(round_id: int, *, shared: bool) -> None:
 
 
 def _taken(round_id: int, user, word: str) -> SubmitResult:
-    found = (FoundWord.objects.filter(round_id=round_id, word=word)
-             .select_related("user", "round").order_by("pk"))
+    found = FoundWord.objects.filter(round_id=round_id, word=word).select_related("user", "round").order_by("pk")
     first = found.first()
     if first is None:
         return SubmitResult("taken", word=word, reason=f"{word.upper()} is already taken.")
@@ -355,7 +375,8 @@ def round_end(*, round_id: int, now: datetime | None = None) -> HuntRound | None
         player.word_count = len(kept)
         player.computer_points = (
             sum(hunt.computer_points(found.word, game_round.size) for found in kept)
-            if game_round.game == Game.CLASSIC else 0
+            if game_round.game == Game.CLASSIC
+            else 0
         )
     placings = _placings([(player.user_id, player.score) for player in players])
     top_count = sum(1 for placing in placings.values() if placing == 1)
@@ -380,7 +401,9 @@ def round_end(*, round_id: int, now: datetime | None = None) -> HuntRound | None
 def rounds_sweep(*, now: datetime | None = None, grace: timedelta = timedelta(seconds=2)) -> list[int]:
     """End every round past its deadline (by ``grace``) whose end task was lost."""
     now = now or timezone.now()
-    overdue = HuntRound.objects.filter(status=RoundStatus.PLAYING, deadline__lt=now - grace).values_list("pk", flat=True)
+    overdue = HuntRound.objects.filter(status=RoundStatus.PLAYING, deadline__lt=now - grace).values_list(
+        "pk", flat=True
+    )
     ended = []
     for round_id in list(overdue):
         if round_end(round_id=round_id, now=now) is not None:

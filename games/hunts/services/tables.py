@@ -16,6 +16,7 @@ from .errors import Refused
 
 User = get_user_model()
 
+
 def _active_seats(table: HuntTable):
     return table.seats.filter(left_at__isnull=True)
 
@@ -67,8 +68,13 @@ def table_create(
         if problem:
             raise Refused(problem)
     table = HuntTable.objects.create(
-        game=game, size=size, lexicon_code=lexicon_code, round_seconds=round_seconds,
-        seat_count=seat_count, ranked=ranked, host=host,
+        game=game,
+        size=size,
+        lexicon_code=lexicon_code,
+        round_seconds=round_seconds,
+        seat_count=seat_count,
+        ranked=ranked,
+        host=host,
     )
     HuntSeat.objects.create(table=table, user=host, position=0)
     for strength in bots:

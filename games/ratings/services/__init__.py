@@ -16,7 +16,13 @@ from .recording import (
 )
 
 __all__ = [
-    "Finish", "RatingError",
-    "crossword_game_finished", "hunt_round_finished", "result_record", "tow_game_finished",
-    "ratings_apply", "ratings_rebuild", "ratings_sweep",
+    "Finish",
+    "RatingError",
+    "crossword_game_finished",
+    "hunt_round_finished",
+    "result_record",
+    "tow_game_finished",
+    "ratings_apply",
+    "ratings_rebuild",
+    "ratings_sweep",
 ]

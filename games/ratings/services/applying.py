@@ -70,7 +70,8 @@ def _apply_batch(pool: str, limit: int = BATCH) -> int:
         _write(Rating, list(ratings.values()), _RATING_FIELDS)
         _write(RatedPlayer, changed, _PLAYER_FIELDS)
         RatedResult.objects.filter(pk__in=[result.pk for result in results]).update(
-            applied=True, applied_at=timezone.now())
+            applied=True, applied_at=timezone.now()
+        )
         clock.applied = results[-1].seq
         clock.save(update_fields=["applied"])
     return len(results)
@@ -99,8 +100,13 @@ def ratings_sweep(*, now=None, grace: timedelta = timedelta(seconds=2)) -> dict[
     return {pool: ratings_apply(pool=pool) for pool in POOLS if pool in pools}
 
 
-_SQL_TYPES = {"FloatField": "float8", "IntegerField": "integer", "PositiveIntegerField": "integer",
-              "DateTimeField": "timestamptz", "BigAutoField": "bigint"}
+_SQL_TYPES = {
+    "FloatField": "float8",
+    "IntegerField": "integer",
+    "PositiveIntegerField": "integer",
+    "DateTimeField": "timestamptz",
+    "BigAutoField": "bigint",
+}
 
 
 def _write(model, rows: list, fields: list[str], batch: int = 20000) -> None:
@@ -117,13 +123,16 @@ def _write(model, rows: list, fields: list[str], batch: int = 20000) -> None:
     arrays = ", ".join(f"%s::{_SQL_TYPES[column.get_internal_type()]}[]" for column in columns)
     names = ", ".join(column.column for column in columns)
     sets = ", ".join(f"{column.column} = v.{column.column}" for column in columns[1:])
-    sql = (f"UPDATE {meta.db_table} AS t SET {sets} FROM unnest({arrays}) AS v({names}) "
-           f"WHERE t.{meta.pk.column} = v.{meta.pk.column}")
+    sql = (
+        f"UPDATE {meta.db_table} AS t SET {sets} FROM unnest({arrays}) AS v({names}) "
+        f"WHERE t.{meta.pk.column} = v.{meta.pk.column}"
+    )
     with connection.cursor() as cursor:
         for start in range(0, len(rows), batch):
-            chunk = rows[start:start + batch]
-            cursor.execute(sql, [[item.pk for item in chunk],
-                                 *([getattr(item, name) for item in chunk] for name in fields)])
+            chunk = rows[start : start + batch]
+            cursor.execute(
+                sql, [[item.pk for item in chunk], *([getattr(item, name) for item in chunk] for name in fields)]
+            )
 
 
 @transaction.atomic

@@ -49,8 +49,15 @@ def _locked_clock(pool: str) -> PoolClock:
     return clock
 
 
-def result_record(*, pool: str, kind: str, object_id: int, finishes: Sequence[Finish], url: str = "",
-                  finished_at: datetime | None = None) -> RatedResult:
+def result_record(
+    *,
+    pool: str,
+    kind: str,
+    object_id: int,
+    finishes: Sequence[Finish],
+    url: str = "",
+    finished_at: datetime | None = None,
+) -> RatedResult:
     """Record one rated result and queue its rating update for after the commit.
 
     Called inside the transaction that finishes the game, so the result exists exactly
@@ -74,11 +81,23 @@ def result_record(*, pool: str, kind: str, object_id: int, finishes: Sequence[Fi
         clock.recorded += 1
         clock.save(update_fields=["recorded"])
         result = RatedResult.objects.create(
-            pool=pool, seq=clock.recorded, kind=kind, object_id=object_id, url=url,
-            finished_at=finished_at or timezone.now())
+            pool=pool,
+            seq=clock.recorded,
+            kind=kind,
+            object_id=object_id,
+            url=url,
+            finished_at=finished_at or timezone.now(),
+        )
         RatedPlayer.objects.bulk_create(
-            RatedPlayer(result=result, user_id=finish.user_id, place=place, score=finish.score, left=finish.left,
-                        pool=pool, finished_at=result.finished_at)
+            RatedPlayer(
+                result=result,
+                user_id=finish.user_id,
+                place=place,
+                score=finish.score,
+                left=finish.left,
+                pool=pool,
+                finished_at=result.finished_at,
+            )
             for finish, place in zip(finishes, ranks_of(finishes), strict=True)
         )
 
@@ -111,31 +130,48 @@ def hunt_round_finished(game_round, players, *, now: datetime | None = None) -> 
     user_ids = [player.user_id for player in players]
     # Early is before the deadline: a round scored late (its end task lost) must not rate
     # last someone who stood up after playing it to the end.
-    left = set(HuntSeat.objects.filter(
-        table_id=game_round.table_id, user_id__in=user_ids,
-        left_at__gte=game_round.created_at, left_at__lt=game_round.deadline,
-    ).values_list("user_id", flat=True))
-    finishes = [Finish(player.user_id, player.placing or len(players), player.score, player.user_id in left)
-                for player in players]
-    return result_record(pool=hunt_pool(game_round.game, game_round.size), kind=ResultKind.HUNT,
-                         object_id=game_round.pk, finishes=finishes, url=game_round.get_absolute_url(),
-                         finished_at=now)
+    left = set(
+        HuntSeat.objects.filter(
+            table_id=game_round.table_id,
+            user_id__in=user_ids,
+            left_at__gte=game_round.created_at,
+            left_at__lt=game_round.deadline,
+        ).values_list("user_id", flat=True)
+    )
+    finishes = [
+        Finish(player.user_id, player.placing or len(players), player.score, player.user_id in left)
+        for player in players
+    ]
+    return result_record(
+        pool=hunt_pool(game_round.game, game_round.size),
+        kind=ResultKind.HUNT,
+        object_id=game_round.pk,
+        finishes=finishes,
+        url=game_round.get_absolute_url(),
+        finished_at=now,
+    )
 
 
 def crossword_game_finished(game, seats) -> RatedResult | None:
     """Record a just-finished crossword game if it is rated; ``seats`` are its Seats."""
     from games.crosswords.models import MoveKind
 
-    return _seated_game_finished(game, seats, pool=crossword_pool(game.variant), kind=ResultKind.CROSSWORD,
-                                 moves=(MoveKind.PLACE, MoveKind.SWAP, MoveKind.PASS))
+    return _seated_game_finished(
+        game,
+        seats,
+        pool=crossword_pool(game.variant),
+        kind=ResultKind.CROSSWORD,
+        moves=(MoveKind.PLACE, MoveKind.SWAP, MoveKind.PASS),
+    )
 
 
 def tow_game_finished(game, seats) -> RatedResult | None:
     """Record a just-finished TOW game if it is rated; ``seats`` are its Seats."""
     from games.tow.models import MoveKind
 
-    return _seated_game_finished(game, seats, pool="tow", kind=ResultKind.TOW,
-                                 moves=(MoveKind.PLACE, MoveKind.SWAP, MoveKind.PASS))
+    return _seated_game_finished(
+        game, seats, pool="tow", kind=ResultKind.TOW, moves=(MoveKind.PLACE, MoveKind.SWAP, MoveKind.PASS)
+    )
 
 
 def _seated_game_finished(game, seats, *, pool: str, kind: str, moves) -> RatedResult | None:
@@ -152,5 +188,11 @@ def _seated_game_finished(game, seats, *, pool: str, kind: str, moves) -> RatedR
     if not game.moves.filter(kind__in=moves).exists():
         return None
     finishes = [Finish(seat.user_id, seat.place or len(seats), seat.score, bool(seat.left)) for seat in seats]
-    return result_record(pool=pool, kind=kind, object_id=game.pk, finishes=finishes,
-                         url=game.get_absolute_url(), finished_at=game.finished_at)
+    return result_record(
+        pool=pool,
+        kind=kind,
+        object_id=game.pk,
+        finishes=finishes,
+        url=game.get_absolute_url(),
+        finished_at=game.finished_at,
+    )

@@ -25,7 +25,7 @@ def poll_delay(attempt: int) -> int | None:
     """Seconds before a pending badge's request number ``attempt`` (0 first); None: give up."""
     if not 0 <= attempt < POLL_ATTEMPTS:
         return None
-    return min(POLL_FIRST_DELAY * 2 ** attempt, POLL_LONGEST_DELAY)
+    return min(POLL_FIRST_DELAY * 2**attempt, POLL_LONGEST_DELAY)
 
 
 def _changes(user_id: int, kind: str, object_ids=None) -> dict[int, tuple]:
@@ -34,8 +34,12 @@ def _changes(user_id: int, kind: str, object_ids=None) -> dict[int, tuple]:
         rows = rows.filter(result__object_id__in=object_ids)
     else:
         rows = rows.order_by("-result_id")[:RECENT_CHANGES]  # the latest recorded
-    return {object_id: (before, after, applied) for object_id, before, after, applied in rows.values_list(
-        "result__object_id", "rating_before", "rating_after", "result__applied")}
+    return {
+        object_id: (before, after, applied)
+        for object_id, before, after, applied in rows.values_list(
+            "result__object_id", "rating_before", "rating_after", "result__applied"
+        )
+    }
 
 
 def change_of(kind: str, object_id: int, user_id: int, known: dict | None = None, attempt: int = 0) -> dict:
@@ -53,8 +57,14 @@ def change_of(kind: str, object_id: int, user_id: int, known: dict | None = None
         return {"state": "none"}
     before, after, applied = row
     if not applied:
-        return {"state": "pending", "kind": kind, "object_id": object_id, "user_id": user_id,
-                "delay": poll_delay(attempt), "attempt": attempt + 1}
+        return {
+            "state": "pending",
+            "kind": kind,
+            "object_id": object_id,
+            "user_id": user_id,
+            "delay": poll_delay(attempt),
+            "attempt": attempt + 1,
+        }
     if after is None:  # applied without a change: the other players' accounts were deleted
         return {"state": "none"}
     return {"state": "done", "change": after - before, "after": after}
@@ -62,7 +72,7 @@ def change_of(kind: str, object_id: int, user_id: int, known: dict | None = None
 
 @register.inclusion_tag("ratings/_change.html", takes_context=True)
 def rating_change(context, kind: str, object_id: int, user) -> dict:
-    """"+12" / "−8" beside a player in a rated game; a pending change fetches itself.
+    """ "+12" / "−8" beside a player in a rated game; a pending change fetches itself.
 
     In a list, the first row reads the player's latest changes for the rest.
     """
@@ -104,10 +114,20 @@ def rating_chart(history: list[tuple], label: str = "Rating") -> dict:
     points = " ".join(f"{round(CHART_PAD + index * step, 1)},{y(value)}" for index, value in enumerate(ratings))
     last_x, last_y = points.split()[-1].split(",")
     return {
-        "points": points, "width": CHART_WIDTH, "height": CHART_HEIGHT, "label": label,
-        "low": round(low), "high": round(high), "first": ratings[0], "last": ratings[-1],
-        "games": len(ratings) - 1, "peak": max(ratings), "last_x": last_x, "last_y": last_y,
-        "first_at": history[0][0], "last_at": history[-1][0],
+        "points": points,
+        "width": CHART_WIDTH,
+        "height": CHART_HEIGHT,
+        "label": label,
+        "low": round(low),
+        "high": round(high),
+        "first": ratings[0],
+        "last": ratings[-1],
+        "games": len(ratings) - 1,
+        "peak": max(ratings),
+        "last_x": last_x,
+        "last_y": last_y,
+        "first_at": history[0][0],
+        "last_at": history[-1][0],
     }
 
 
@@ -115,9 +135,12 @@ def rating_chart(history: list[tuple], label: str = "Rating") -> dict:
 def profile_statistics(context, player) -> dict:
     """The profile's ratings and statistics section for ``player``."""
     return {
-        "player": player, "viewer": context.get("user"),
-        "pools": stats.pool_stats(player), "opponents": stats.opponents(player),
-        "best": stats.best_plays(player), "settled": scale.PROVISIONAL_GAMES,
+        "player": player,
+        "viewer": context.get("user"),
+        "pools": stats.pool_stats(player),
+        "opponents": stats.opponents(player),
+        "best": stats.best_plays(player),
+        "settled": scale.PROVISIONAL_GAMES,
     }
 
 

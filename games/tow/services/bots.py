@@ -119,13 +119,18 @@ def _longest_delay(seconds_per_move: int) -> timedelta:
 
 def _bot_yet_to_vote(game_id: int) -> bool:
     """Whether a bot still in the game has not voted on the play waiting for votes."""
-    pending = (Move.objects.filter(game_id=game_id, kind=MoveKind.PLACE, accepted__isnull=True)
-               .order_by("-number").values_list("number", "seat").first())
+    pending = (
+        Move.objects.filter(game_id=game_id, kind=MoveKind.PLACE, accepted__isnull=True)
+        .order_by("-number")
+        .values_list("number", "seat")
+        .first()
+    )
     if pending is None:
         return False
     number, player = pending
-    voted = set(Move.objects.filter(game_id=game_id, kind=MoveKind.VOTE, number__gt=number)
-                .values_list("seat", flat=True))
+    voted = set(
+        Move.objects.filter(game_id=game_id, kind=MoveKind.VOTE, number__gt=number).values_list("seat", flat=True)
+    )
     bots = Game.objects.get(pk=game_id).seats.filter(user__is_bot=True, left="").exclude(index=player)
     return any(seat not in voted for seat in bots.values_list("index", flat=True))
 
@@ -139,14 +144,14 @@ def bots_sweep(*, now=None) -> int:
     turns up after all does nothing.
     """
     now = now or timezone.now()
-    to_move = Game.objects.filter(status=Status.ACTIVE, voting=False, seats__index=F("to_move"),
-                                  seats__user__is_bot=True, seats__left="")
+    to_move = Game.objects.filter(
+        status=Status.ACTIVE, voting=False, seats__index=F("to_move"), seats__user__is_bot=True, seats__left=""
+    )
     voting = Game.objects.filter(status=Status.ACTIVE, voting=True, seats__user__is_bot=True).distinct()
     acted = 0
     for games, due in ((to_move, None), (voting, _bot_yet_to_vote)):
         for game_id, seconds, started_at in games.values_list("pk", "seconds_per_move", "started_at"):
-            last = (Move.objects.filter(game_id=game_id).order_by("-number")
-                    .values_list("created_at", flat=True).first())
+            last = Move.objects.filter(game_id=game_id).order_by("-number").values_list("created_at", flat=True).first()
             since = last or started_at
             if since is None or now - since < _longest_delay(seconds) + SWEEP_GRACE:
                 continue

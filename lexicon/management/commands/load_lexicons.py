@@ -8,8 +8,7 @@ from lexicon import services, wordlists
 
 
 class Command(BaseCommand):
-    help = ("Create the lexicon rows and the moderators group if missing, and precompile "
-            "each lexicon's current version.")
+    help = "Create the lexicon rows and the moderators group if missing, and precompile each lexicon's current version."
 
     def handle(self, *args, **options):
         try:
@@ -20,7 +19,8 @@ class Command(BaseCommand):
                 lexicon = services.get_lexicon(row.code, row.current_version)
                 seconds = time.perf_counter() - start
                 if options["verbosity"] >= 1:
-                    self.stdout.write(f"{row.code:9} v{row.current_version:<4} {len(lexicon):7} words"
-                                      f"  ({seconds:.2f} s)")
+                    self.stdout.write(
+                        f"{row.code:9} v{row.current_version:<4} {len(lexicon):7} words  ({seconds:.2f} s)"
+                    )
         except wordlists.WordListError as error:
             raise CommandError(str(error)) from None

@@ -31,10 +31,16 @@ def _play(args):
     for number in numbers:
         order = bots if number % 2 == 0 else bots[::-1]
         result = selfplay.play_game(variant, lexicon, order, f"{seed}/{number}", frequency=zipf)
-        results.append({
-            "seats": list(order), "scores": list(result.scores), "winners": list(result.winners),
-            "move_ms": [sum(ms) for ms in result.move_ms], "moves": [len(ms) for ms in result.move_ms],
-            "errors": result.errors})
+        results.append(
+            {
+                "seats": list(order),
+                "scores": list(result.scores),
+                "winners": list(result.winners),
+                "move_ms": [sum(ms) for ms in result.move_ms],
+                "moves": [len(ms) for ms in result.move_ms],
+                "errors": result.errors,
+            }
+        )
     return results
 
 
@@ -45,8 +51,9 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--variant", choices=sorted(VARIANTS), required=True)
         parser.add_argument("--games", type=int, required=True)
-        parser.add_argument("--bots", required=True,
-                            help=f"two of {', '.join(crossword_bot.BOT_NAMES)}, e.g. expert,greedy")
+        parser.add_argument(
+            "--bots", required=True, help=f"two of {', '.join(crossword_bot.BOT_NAMES)}, e.g. expert,greedy"
+        )
         parser.add_argument("--seed", default="selfplay")
         parser.add_argument("--jobs", type=int, default=1)
 
@@ -72,8 +79,7 @@ class Command(BaseCommand):
 
 def summarise(names: list[str], results: list[dict]) -> dict:
     """The JSON line: wins, draws, average score and move time per bot."""
-    stats = {name: {"wins": 0, "draws": 0, "score": 0, "seats": 0, "ms": 0.0, "moves": 0}
-             for name in names}
+    stats = {name: {"wins": 0, "draws": 0, "score": 0, "seats": 0, "ms": 0.0, "moves": 0} for name in names}
     errors = 0
     for game in results:
         errors += game["errors"]
@@ -88,10 +94,14 @@ def summarise(names: list[str], results: list[dict]) -> dict:
                 entry["draws" if draw else "wins"] += 1
     return {
         "games": len(results),
-        "bots": {name: {
-            "wins": entry["wins"], "draws": entry["draws"],
-            "avg_score": round(entry["score"] / max(1, entry["seats"]), 1),
-            "avg_move_ms": round(entry["ms"] / max(1, entry["moves"]), 2),
-        } for name, entry in stats.items()},
+        "bots": {
+            name: {
+                "wins": entry["wins"],
+                "draws": entry["draws"],
+                "avg_score": round(entry["score"] / max(1, entry["seats"]), 1),
+                "avg_move_ms": round(entry["ms"] / max(1, entry["moves"]), 2),
+            }
+            for name, entry in stats.items()
+        },
         "errors": errors,
     }

@@ -10,8 +10,9 @@ class Command(BaseCommand):
     help = "Recompute ratings by replaying every rated result in finishing order."
 
     def add_arguments(self, parser):
-        parser.add_argument("--pool", action="append", choices=POOLS,
-                            help="Only this pool (repeatable); every pool if none is given.")
+        parser.add_argument(
+            "--pool", action="append", choices=POOLS, help="Only this pool (repeatable); every pool if none is given."
+        )
 
     def handle(self, *args, pool=None, **options):
         pools = pool or POOLS
