@@ -6,12 +6,12 @@ PY := $(VENV)/bin/python
 
 .PHONY: run test lint bench install lock setup-site check clean
 
-# Creates or repairs .venv and installs requirements.lock (tools/install.py); quick when
+# Creates or repairs .venv and installs requirements.txt (tools/install.py); quick when
 # nothing changed, and it notices a changed pyproject.toml or lock.
 install:
 	@$(PYTHON) tools/install.py
 
-# Regenerates requirements.lock from pyproject.toml, keeping locked versions that still fit;
+# Regenerates requirements.txt from pyproject.toml, keeping locked versions that still fit;
 # `make lock LOCK_ARGS=--upgrade` (or `--upgrade-package django`) moves to newer ones.
 lock:
 	@$(PYTHON) tools/install.py lock $(LOCK_ARGS)

@@ -5,7 +5,7 @@
 
 Standard library only: it runs with the machine's python3 before `.venv` exists.
 
-The lock, requirements.lock, is a hashed requirements file made by ``uv pip compile``
+The lock, requirements.txt, is a hashed requirements file made by ``uv pip compile``
 from pyproject.toml (the dependencies and the ``dev`` extra), for every platform and
 every Python the project supports. pip installs it (``--require-hashes``), so a fresh
 install gets exactly the versions that were tested and nothing but pip is needed to
@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 VENV = ROOT / ".venv"
 PY = VENV / "bin" / "python"
-LOCK = ROOT / "requirements.lock"
+LOCK = ROOT / "requirements.txt"
 PYPROJECT = ROOT / "pyproject.toml"
 STAMP = VENV / ".installed"
 DIGEST_PREFIX = "# pyproject-digest: "
@@ -135,13 +135,13 @@ def install() -> None:
     if STAMP.exists() and STAMP.read_text() == state():
         return
     if LOCK.exists():
-        say("installing the locked dependencies (requirements.lock)")
+        say("installing the locked dependencies (requirements.txt)")
         pip("--require-hashes", "-r", str(LOCK))
     if lock_digest() != pyproject_digest():
         # Someone added or changed a requirement without `make lock`: install it over the
         # locked set (pip keeps locked versions that still satisfy it), and say so.
         say(
-            "pyproject.toml's dependencies changed since requirements.lock was made: "
+            "pyproject.toml's dependencies changed since requirements.txt was made: "
             "installing them unlocked; run `make lock` to lock them."
         )
         pip(*requirements())
@@ -149,7 +149,7 @@ def install() -> None:
 
 
 def lock(uv_args: list[str]) -> None:
-    """Regenerate requirements.lock from pyproject.toml with uv (seconds, not minutes).
+    """Regenerate requirements.txt from pyproject.toml with uv (seconds, not minutes).
 
     Versions already in the lock are kept while they still satisfy pyproject.toml, so
     adding a dependency adds only it; ``--upgrade`` (or ``--upgrade-package NAME``) moves

@@ -124,9 +124,9 @@ def test_a_python_that_cannot_make_a_venv_gets_the_package_to_install(tmp_path, 
 
 
 def test_the_lock_was_made_from_the_current_pyproject():
-    """requirements.lock records the pyproject.toml requirements it was made from; `make lock` after a change."""
+    """requirements.txt records the pyproject.toml requirements it was made from; `make lock` after a change."""
     assert install.lock_digest() == install.pyproject_digest(), (
-        "pyproject.toml's dependencies changed since requirements.lock was made: run `make lock`"
+        "pyproject.toml's dependencies changed since requirements.txt was made: run `make lock`"
     )
 
 
