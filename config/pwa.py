@@ -41,6 +41,10 @@ def manifest(request):
         "background_color": "#f6f3ec",
         "theme_color": "#1f2a37",
         "icons": [
+            # PNGs first for installers that take no SVG; drawn from the SVGs by scripts/render_icons.py.
+            {"src": static("icons/icon-192.png"), "sizes": "192x192", "type": "image/png", "purpose": "any"},
+            {"src": static("icons/icon-512.png"), "sizes": "512x512", "type": "image/png", "purpose": "any"},
+            {"src": static("icons/maskable-512.png"), "sizes": "512x512", "type": "image/png", "purpose": "maskable"},
             {"src": static("icons/icon.svg"), "sizes": "any", "type": "image/svg+xml", "purpose": "any"},
             {"src": static("icons/maskable.svg"), "sizes": "any", "type": "image/svg+xml", "purpose": "maskable"},
         ],
