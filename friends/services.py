@@ -106,10 +106,9 @@ def challenge_crossword(*, by, username: str, variant: str, seconds_per_move: in
 def challenge_hunt(*, by, username: str, table_settings: dict) -> HuntInvitation:
     """Open a hunt table hosted by ``by`` and invite ``username`` to its second seat."""
     other = _challengeable(by, username)
-    table = hunts.table_create(host=by, **{**table_settings, "bots": ()})
-    invitation = HuntInvitation.objects.create(
-        table=table, sender=by, invitee=other, expires_at=timezone.now() + live_expiry()
-    )
+    expires_at = timezone.now() + live_expiry()
+    table = hunts.table_create(host=by, **{**table_settings, "bots": ()}, kept_for=other, kept_until=expires_at)
+    invitation = HuntInvitation.objects.create(table=table, sender=by, invitee=other, expires_at=expires_at)
     notify(
         user=other,
         kind="hunt.invitation",
@@ -159,6 +158,7 @@ def hunt_invitation_decline(*, invitation_id: int, user) -> HuntInvitation:
     invitation.status = InvitationStatus.DECLINED
     invitation.answered_at = timezone.now()
     invitation.save(update_fields=["status", "answered_at"])
+    hunts.table_free_kept_seat(table_id=invitation.table_id, kept_for=user)
     notify(
         user=invitation.sender,
         kind="hunt.declined",
@@ -224,6 +224,8 @@ def hunt_invitation_expire(*, invitation_id: int, now) -> bool:
         return False
     invitation.status = InvitationStatus.EXPIRED
     invitation.save(update_fields=["status"])
+    # The kept seat lapsed with it (kept_until); this also tells the open pages.
+    hunts.table_free_kept_seat(table_id=invitation.table_id, kept_for=invitation.invitee)
     notify(
         user=invitation.sender,
         kind="hunt.expired",

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils import timezone
 
 
 class Game(models.TextChoices):
@@ -52,6 +53,12 @@ class HuntTable(models.Model):
     rounds_played = models.PositiveIntegerField(default=0)
     # Set on a daily challenge's table: one seat, private to its player, one round.
     daily = models.ForeignKey("DailyChallenge", on_delete=models.PROTECT, null=True, blank=True, related_name="tables")
+    # A challenge (friends) keeps one seat for the challenged player until ``kept_until``:
+    # nobody else takes the table's last free seat meanwhile.
+    kept_for = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    kept_until = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-pk"]
@@ -80,6 +87,12 @@ class HuntTable(models.Model):
     @property
     def is_open(self) -> bool:
         return self.status != TableStatus.CLOSED
+
+    def seat_kept(self, now=None) -> bool:
+        """A challenge still keeps a seat at this table for its challenged player."""
+        return (
+            self.kept_for_id is not None and self.kept_until is not None and self.kept_until > (now or timezone.now())
+        )
 
 
 class HuntSeat(models.Model):

@@ -10,7 +10,7 @@ from .daily import daily_play
 from .errors import Refused
 from .matchmaking import match_pool, queue_cancel, queue_join, queue_play_bot, queue_touch
 from .rounds import SubmitResult, round_end, round_start, round_submit, rounds_sweep
-from .tables import table_add_bot, table_create, table_join, table_leave, tables_sweep
+from .tables import table_add_bot, table_create, table_free_kept_seat, table_join, table_leave, tables_sweep
 
 __all__ = [
     "Refused",
@@ -31,6 +31,7 @@ __all__ = [
     "rounds_sweep",
     "table_add_bot",
     "table_create",
+    "table_free_kept_seat",
     "table_join",
     "table_leave",
     "tables_sweep",

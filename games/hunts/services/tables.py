@@ -32,8 +32,14 @@ def table_create(
     seat_count: int = 2,
     ranked: bool = False,
     bots: tuple[str, ...] = (),
+    kept_for: User | None = None,
+    kept_until=None,
 ) -> HuntTable:
-    """Open a table with ``host`` in the first seat and ``bots`` (strengths) after them."""
+    """Open a table with ``host`` in the first seat and ``bots`` (strengths) after them.
+
+    ``kept_for`` (a challenged player) has a seat kept until ``kept_until``: only they can
+    take the table's last free seat until then.
+    """
     if not host.is_authenticated or host.is_bot:
         raise Refused("Log in to open a table.")
     if game not in Game.values:
@@ -56,8 +62,13 @@ def table_create(
         raise Refused("Round length out of range.")
     if not 2 <= seat_count <= 4:
         raise Refused("A table has 2 to 4 seats.")
-    if len(bots) > seat_count - 1:
+    if len(bots) > seat_count - 1 - (kept_for is not None):
         raise Refused("Too many bots for the seats.")
+    if kept_for is not None:
+        if kept_for.pk == host.pk:
+            raise Refused("You cannot keep a seat for yourself.")
+        if kept_until is None:
+            raise ValueError("a kept seat needs kept_until")
     for strength in bots:
         if strength not in BotStrength.values:
             raise Refused("Unknown bot strength.")
@@ -75,6 +86,8 @@ def table_create(
         seat_count=seat_count,
         ranked=ranked,
         host=host,
+        kept_for=kept_for,
+        kept_until=kept_until if kept_for is not None else None,
     )
     HuntSeat.objects.create(table=table, user=host, position=0)
     for strength in bots:
@@ -83,12 +96,16 @@ def table_create(
     return table
 
 
-def _free_position(table: HuntTable) -> int:
+def _free_position(table: HuntTable, taker: User) -> int:
+    """The first free seat for ``taker``; on a locked table (``_locked_table``) so that a
+    kept seat and the count of free seats cannot change under the caller."""
     taken = set(_active_seats(table).values_list("position", flat=True))
-    for position in range(table.seat_count):
-        if position not in taken:
-            return position
-    raise Refused("The table is full.")
+    free = [position for position in range(table.seat_count) if position not in taken]
+    if not free:
+        raise Refused("The table is full.")
+    if len(free) == 1 and table.seat_kept() and taker.pk != table.kept_for_id:
+        raise Refused("The last seat is kept for the challenged player until they answer.", 403)
+    return free[0]
 
 
 def bot_user(strength: str, table: HuntTable) -> User:
@@ -113,9 +130,8 @@ def bot_user(strength: str, table: HuntTable) -> User:
 
 
 def _seat_bot(table: HuntTable, strength: str) -> HuntSeat:
-    return HuntSeat.objects.create(
-        table=table, user=bot_user(strength, table), position=_free_position(table), bot_strength=strength
-    )
+    bot = bot_user(strength, table)
+    return HuntSeat.objects.create(table=table, user=bot, position=_free_position(table, bot), bot_strength=strength)
 
 
 def _locked_table(table_id: int) -> HuntTable:
@@ -148,12 +164,33 @@ def table_join(*, table_id: int, user: User) -> HuntSeat:
             raise Refused(problem)
     try:
         with transaction.atomic():
-            seat = HuntSeat.objects.create(table=table, user=user, position=_free_position(table))
+            seat = HuntSeat.objects.create(table=table, user=user, position=_free_position(table, user))
     except IntegrityError:
         raise Refused("That seat was just taken.", 409) from None
+    if table.kept_for_id == user.pk:
+        _free_kept_seat(table)
     broadcasts.table_changed(table.pk)
     broadcasts.lobby_changed()
     return seat
+
+
+def _free_kept_seat(table: HuntTable) -> None:
+    table.kept_for = None
+    table.kept_until = None
+    table.save(update_fields=["kept_for", "kept_until"])
+
+
+@transaction.atomic
+def table_free_kept_seat(*, table_id: int, kept_for: User) -> bool:
+    """The challenged player declined (or their invitation lapsed): the seat kept for them
+    is free for anyone. False if no seat was kept for them."""
+    table = _locked_table(table_id)
+    if table.kept_for_id != kept_for.pk:
+        return False
+    _free_kept_seat(table)
+    broadcasts.table_changed(table.pk)
+    broadcasts.lobby_changed()
+    return True
 
 
 @transaction.atomic
