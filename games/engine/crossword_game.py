@@ -45,17 +45,45 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from games.engine.crossword import Board, IllegalPlay, Play, Variant, evaluate
+from games.engine.turns import (
+    FORFEIT,
+    LAST_SEAT,
+    LEAVING,
+    PASS,
+    PLACE,
+    RESIGN,
+    SWAP,
+    WENT_OUT,
+    SeatedGame,
+    SeatMoves,
+    deal,
+    shuffled,
+)
 
-PLACE, SWAP, PASS, RESIGN, FORFEIT = "place", "swap", "pass", "resign", "forfeit"
+__all__ = [
+    "FORFEIT",
+    "LAST_SEAT",
+    "PASS",
+    "PLACE",
+    "RESIGN",
+    "STREAK",
+    "SWAP",
+    "WENT_OUT",
+    "Game",
+    "IllegalPlay",
+    "Move",
+    "TurnRecord",
+    "first_player",
+    "new_game",
+    "replay",
+]
 
-# Why a game ended (Game.end_reason).
-WENT_OUT = "went out"
+# Why a game ended (Game.end_reason), besides WENT_OUT and LAST_SEAT.
 STREAK = "scoreless turns"
-LAST_SEAT = "one player left"
 
 
 @dataclass(frozen=True)
-class Move:
+class Move(SeatMoves):
     """One action of one seat: place tiles, swap tiles, pass, resign or forfeit."""
 
     kind: str
@@ -67,22 +95,6 @@ class Move:
     def place(cls, seat: int, placement: Iterable[Sequence]) -> Move:
         tiles = tuple((int(r), int(c), str(letter).lower(), bool(blank)) for r, c, letter, blank in placement)
         return cls(PLACE, seat, tiles)
-
-    @classmethod
-    def swap(cls, seat: int, tiles: str) -> Move:
-        return cls(SWAP, seat, tiles="".join(sorted(tiles.lower())))
-
-    @classmethod
-    def pass_(cls, seat: int) -> Move:
-        return cls(PASS, seat)
-
-    @classmethod
-    def resign(cls, seat: int) -> Move:
-        return cls(RESIGN, seat)
-
-    @classmethod
-    def forfeit(cls, seat: int) -> Move:
-        return cls(FORFEIT, seat)
 
     def to_dict(self) -> dict:
         """A JSON-ready form, for storing a game's moves."""
@@ -126,29 +138,13 @@ def first_player(variant: Variant, players: int, game_number: int, seed) -> int:
     return random.Random(f"{seed}/first-player").randrange(players)
 
 
-def _shuffled(tiles: Iterable[str], seed, salt) -> tuple[str, ...]:
-    tiles = sorted(tiles)
-    random.Random(f"{seed}/{salt}").shuffle(tiles)
-    return tuple(tiles)
-
-
-def _rack_value(variant: Variant, rack: str) -> int:
-    return sum(variant.letter_values[t] for t in rack)
-
-
-def _take(rack: str, tiles: Iterable[str]) -> str | None:
-    """The rack without ``tiles``, or None if the rack does not hold them."""
-    remaining = list(rack)
-    for tile in tiles:
-        if tile not in remaining:
-            return None
-        remaining.remove(tile)
-    return "".join(remaining)
-
-
 @dataclass(frozen=True)
-class Game:
+class Game(SeatedGame):
     """An immutable snapshot of a crossword game; ``apply`` returns the next one."""
+
+    illegal_play = IllegalPlay
+    turn_record = TurnRecord
+    streak_end = STREAK
 
     variant: Variant
     players: int
@@ -175,39 +171,8 @@ class Game:
     def moves(self) -> tuple[Move, ...]:
         return tuple(t.move for t in self.turns)
 
-    def unseen(self, seat: int) -> str:
-        """Tiles ``seat`` cannot see: the bag and the other seats' racks, sorted."""
-        tiles = list(self.bag)
-        for other, rack in enumerate(self.racks):
-            if other != seat:
-                tiles.extend(rack)
-        return "".join(sorted(tiles))
-
-    def standings(self) -> tuple[tuple[int, int, int], ...]:
-        """((seat, score, place), ...) best first; equal scores share a place.
-
-        Seats still in play rank by score; seats that left rank below them, the latest
-        to leave highest.
-        """
-        staying = sorted((s for s in range(self.players) if self.in_play[s]), key=lambda s: -self.scores[s])
-        order = staying + list(reversed(self.left_order))
-        result = []
-        for index, seat in enumerate(order):
-            if (
-                index
-                and self.in_play[seat]
-                and self.in_play[order[index - 1]]
-                and self.scores[seat] == self.scores[order[index - 1]]
-            ):
-                place = result[-1][2]
-            else:
-                place = index + 1
-            result.append((seat, self.scores[seat], place))
-        return tuple(result)
-
-    def winners(self) -> tuple[int, ...]:
-        """Seats in first place; two or more means a draw."""
-        return tuple(seat for seat, _, place in self.standings() if place == 1)
+    def tile_value(self, tile: str) -> int:
+        return self.variant.letter_values[tile]
 
     # -- moving --------------------------------------------------------------------
 
@@ -218,11 +183,8 @@ class Game:
         the turn and hold the tiles it places or swaps. ``apply`` checks these first;
         whether a placement makes words is :func:`crossword.evaluate`'s to say.
         """
-        if self.is_over:
-            raise IllegalPlay("the game is over")
-        if not 0 <= move.seat < self.players or not self.in_play[move.seat]:
-            raise IllegalPlay("that seat is not in the game")
-        if move.kind in (RESIGN, FORFEIT):
+        self._check_seat(move)
+        if move.kind in LEAVING:
             return
         if move.seat != self.to_move:
             raise IllegalPlay("not your turn")
@@ -232,13 +194,12 @@ class Game:
             tiles = list(move.tiles)
         else:
             return
-        if _take(self.racks[move.seat], tiles) is None:
-            raise IllegalPlay("those tiles are not on your rack")
+        self._check_rack(move.seat, tiles)
 
     def apply(self, move: Move) -> Game:
         """Return the game after ``move``; raise IllegalPlay if the move is refused."""
         self.check(move)
-        if move.kind in (RESIGN, FORFEIT):
+        if move.kind in LEAVING:
             return self._leave(move)
         if move.kind == PLACE:
             return self._place(move)
@@ -249,49 +210,29 @@ class Game:
         raise IllegalPlay(f"unknown move: {move.kind}")
 
     def _place(self, move: Move) -> Game:
-        rack = self.racks[move.seat]
         needed = ["?" if blank else letter for _, _, letter, blank in move.placement]
-        remaining = _take(rack, needed)  # check() made sure the rack holds them
         play = evaluate(self.board, move.placement, self.variant, self.lexicon)
-        drawn = min(self.variant.rack_size - len(remaining), len(self.bag))
-        new_rack = "".join(sorted(remaining + "".join(self.bag[:drawn])))
-        racks = _replace_at(self.racks, move.seat, new_rack)
+        # check() made sure the rack holds the tiles.
+        racks, bag, drawn = self._drawn_after(move.seat, needed, self.variant.rack_size)
         game = replace(self, board=self.board.with_tiles(play.placement))
-        return game._after_turn(move, play.score, play, racks, self.bag[drawn:], drawn)
+        return game._after_turn(move, play.score, play, racks, bag, drawn)
 
     def _swap(self, move: Move) -> Game:
-        if not move.tiles:
-            raise IllegalPlay("choose the tiles to swap")
-        if len(move.tiles) > len(self.bag):
-            raise IllegalPlay(f"the bag holds only {len(self.bag)} tiles")
-        remaining = _take(self.racks[move.seat], move.tiles)  # check() made sure the rack holds them
-        bag = _shuffled(self.bag + tuple(move.tiles), self.seed, len(self.turns))
-        count = len(move.tiles)
-        new_rack = "".join(sorted(remaining + "".join(bag[:count])))
-        racks = _replace_at(self.racks, move.seat, new_rack)
-        return self._after_turn(move, 0, None, racks, bag[count:], drawn=count)
+        racks, bag, drawn = self._swapped(move)
+        return self._after_turn(move, 0, None, racks, bag, drawn=drawn)
 
     def _after_turn(self, move, score, play, racks, bag, drawn) -> Game:
         variant = self.variant
-        scores = _replace_at(self.scores, move.seat, self.scores[move.seat] + score)
-        if variant.end_streak_kind == "pass":
-            counts = move.kind == PASS
-        else:
-            counts = score == 0
-        streak = self.streak + 1 if counts else 0
-        record = TurnRecord(move, score, play, drawn)
-        game = replace(self, racks=racks, bag=bag, scores=scores, streak=streak, turns=self.turns + (record,))
+        counts = move.kind == PASS if variant.end_streak_kind == "pass" else score == 0
+        game = self._scored(move, score, TurnRecord(move, score, play, drawn), racks, bag)
+        game = replace(game, streak=self.streak + 1 if counts else 0)
         if (
             variant.redeal_after_opening_passes
             and len(game.turns) == 2
             and all(t.move.kind == PASS for t in game.turns)
         ):
             game = game._redeal()
-        if move.kind == PLACE and not racks[move.seat] and not bag:
-            return game._finish(WENT_OUT, move.seat)
-        if game._streak_reached():
-            return game._finish(STREAK, None)
-        return replace(game, to_move=game._next_seat(move.seat))
+        return game._end_or_next(move)
 
     def _streak_reached(self) -> bool:
         """True when the run of scoreless turns (Word Grid) or passes (Wordgame) ends
@@ -305,23 +246,14 @@ class Game:
         variant = self.variant
         if not variant.end_streak_per_player:
             return self.streak >= variant.end_streak
-        needed = {seat: variant.end_streak for seat in range(self.players) if self.in_play[seat]}
-        for turn in reversed(self.turns):
-            seat = turn.move.seat
-            if turn.move.kind in (RESIGN, FORFEIT) or not needed.get(seat):
-                continue
-            qualifies = turn.move.kind == PASS if variant.end_streak_kind == "pass" else turn.score == 0
-            if not qualifies:
-                return False
-            needed[seat] -= 1
-            if not any(needed.values()):
-                return True
-        return False
+        if variant.end_streak_kind == "pass":
+            return self._every_seat_last_turns(variant.end_streak, lambda turn: turn.move.kind == PASS)
+        return self._every_seat_last_turns(variant.end_streak, lambda turn: turn.score == 0)
 
     def _redeal(self) -> Game:
         """Wordgame: both racks go back, the bag is shuffled and both draw again."""
         tiles = self.bag + tuple("".join(self.racks))
-        bag = _shuffled(tiles, self.seed, f"redeal/{len(self.turns)}")
+        bag = shuffled(tiles, self.seed, f"redeal/{len(self.turns)}")
         racks = []
         for seat in range(self.players):
             size = self.variant.rack_size if self.in_play[seat] else 0
@@ -330,68 +262,19 @@ class Game:
         last = replace(self.turns[-1], redeal=True)
         return replace(self, racks=tuple(racks), bag=bag, streak=0, turns=self.turns[:-1] + (last,))
 
-    def _leave(self, move: Move) -> Game:
-        seat = move.seat
-        bag = self.bag
-        if self.racks[seat]:
-            bag = _shuffled(bag + tuple(self.racks[seat]), self.seed, len(self.turns))
-        in_play = _replace_at(self.in_play, seat, False)
-        game = replace(
-            self,
-            racks=_replace_at(self.racks, seat, ""),
-            bag=bag,
-            in_play=in_play,
-            left_order=self.left_order + (seat,),
-            turns=self.turns + (TurnRecord(move, 0),),
-        )
-        if sum(in_play) < 2:
-            return replace(game, is_over=True, end_reason=LAST_SEAT, adjustments=(0,) * self.players)
-        # With one seat fewer, the scoreless turns already played may now end the game.
-        if game._streak_reached():
-            return game._finish(STREAK, None)
-        if self.to_move == seat:
-            game = replace(game, to_move=game._next_seat(seat))
-        return game
-
-    def _next_seat(self, seat: int) -> int:
-        for step in range(1, self.players + 1):
-            candidate = (seat + step) % self.players
-            if self.in_play[candidate]:
-                return candidate
-        return seat
-
-    def _finish(self, reason: str, went_out: int | None) -> Game:
-        """End-of-game adjustments: remaining tiles count against their holders."""
-        values = [_rack_value(self.variant, rack) if self.in_play[s] else 0 for s, rack in enumerate(self.racks)]
-        adjustments = [-v for v in values]
-        if went_out is not None:
-            adjustments[went_out] = sum(values)
-        scores = tuple(s + a for s, a in zip(self.scores, adjustments))
-        return replace(
-            self, scores=scores, is_over=True, end_reason=reason, went_out=went_out, adjustments=tuple(adjustments)
-        )
-
-
-def _replace_at(values: tuple, index: int, value) -> tuple:
-    return values[:index] + (value,) + values[index + 1 :]
-
 
 def new_game(variant: Variant, players: int, seed, lexicon, game_number: int = 1) -> Game:
     """A fresh game: the bag shuffled from ``seed``, racks dealt in seat order."""
     if not variant.min_players <= players <= variant.max_players:
         raise ValueError(f"{variant.name} takes {variant.min_players}–{variant.max_players} players")
-    bag = _shuffled(variant.bag, seed, "bag")
-    racks = []
-    for _ in range(players):
-        racks.append("".join(sorted(bag[: variant.rack_size])))
-        bag = bag[variant.rack_size :]
+    racks, bag = deal(shuffled(variant.bag, seed, "bag"), players, variant.rack_size)
     return Game(
         variant=variant,
         players=players,
         seed=seed,
         game_number=game_number,
         board=Board.empty(),
-        racks=tuple(racks),
+        racks=racks,
         bag=bag,
         scores=(0,) * players,
         to_move=first_player(variant, players, game_number, seed),

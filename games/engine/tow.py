@@ -32,7 +32,6 @@ tile. Nothing here reads a clock or the global random generator: every shuffle i
 from __future__ import annotations
 
 import itertools
-import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
@@ -40,6 +39,9 @@ from types import MappingProxyType
 from games.engine.crossword import FrozenList
 from games.engine.crossword import IllegalPlay as _CrosswordIllegalPlay
 from games.engine.tiles import BLANK, LETTER_VALUES, WORD_GRID_BAG
+from games.engine.turns import FORFEIT, LEAVING, PASS, PLACE, RESIGN, SWAP, SeatedGame, SeatMoves, deal, shuffled
+from games.engine.turns import LAST_SEAT as LAST_SEAT  # end reasons, named here too
+from games.engine.turns import WENT_OUT as WENT_OUT
 
 LETTER, CORNER, PZ = "letter", "corner", "pz"
 KINDS = (LETTER, CORNER, PZ)
@@ -910,20 +912,12 @@ def best_play(table: Table, rack: str, lexicon, **options) -> Play | None:
 
 # -- the game -----------------------------------------------------------------------------
 
-PLACE, SWAP, PASS, RESIGN, FORFEIT, VOTE, CLOSE_VOTE = (
-    "place",
-    "swap",
-    "pass",
-    "resign",
-    "forfeit",
-    "vote",
-    "close_vote",
-)
+# The moves of turns.py (PLACE, SWAP, PASS, RESIGN, FORFEIT) and the house vote's own.
+VOTE, CLOSE_VOTE = "vote", "close_vote"
+MOVE_KINDS = (PLACE, SWAP, PASS, RESIGN, FORFEIT, VOTE, CLOSE_VOTE)
 
-# Why a game ended (Game.end_reason).
-WENT_OUT = "went out"
+# Why a game ended (Game.end_reason), besides turns.WENT_OUT and turns.LAST_SEAT.
 PASSES = "everyone passed twice"
-LAST_SEAT = "one player left"
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 
@@ -946,7 +940,7 @@ def _coordinate(value: object) -> int:
 
 
 @dataclass(frozen=True)
-class Move:
+class Move(SeatMoves):
     """One action of one seat. ``accept`` is a vote's answer."""
 
     kind: str
@@ -967,22 +961,6 @@ class Move:
             (_coordinate(r), _coordinate(c), str(letter).lower(), str(kind)) for r, c, letter, kind in placement
         )
         return cls(PLACE, seat, tiles, tuple((_coordinate(r), _coordinate(c)) for r, c in path))
-
-    @classmethod
-    def swap(cls, seat: int, tiles: str) -> Move:
-        return cls(SWAP, seat, tiles="".join(sorted(tiles.lower())))
-
-    @classmethod
-    def pass_(cls, seat: int) -> Move:
-        return cls(PASS, seat)
-
-    @classmethod
-    def resign(cls, seat: int) -> Move:
-        return cls(RESIGN, seat)
-
-    @classmethod
-    def forfeit(cls, seat: int) -> Move:
-        return cls(FORFEIT, seat)
 
     @classmethod
     def vote(cls, seat: int, accept: bool) -> Move:
@@ -1049,12 +1027,6 @@ def _draw_rank(tile: str) -> int:
     return 2 + ord(tile) - ord("a")
 
 
-def _shuffled(tiles: Iterable[str], seed, salt) -> tuple[str, ...]:
-    tiles = sorted(tiles)
-    random.Random(f"{seed}/{salt}").shuffle(tiles)
-    return tuple(tiles)
-
-
 def first_draw(players: int, seed) -> tuple[tuple[tuple[tuple[int, str], ...], ...], int]:
     """RULES §5 first player: every seat draws a tile; a PZ beats all, then a corner
     tile, then the letter closest to A; tied seats draw again. Returns the rounds of
@@ -1062,7 +1034,7 @@ def first_draw(players: int, seed) -> tuple[tuple[tuple[tuple[int, str], ...], .
     contenders = list(range(players))
     rounds = []
     while True:
-        bag = _shuffled(BAG, seed, f"first-draw/{len(rounds)}")
+        bag = shuffled(BAG, seed, f"first-draw/{len(rounds)}")
         draws = tuple((seat, bag[i]) for i, seat in enumerate(contenders))
         rounds.append(draws)
         best = min(_draw_rank(tile) for _, tile in draws)
@@ -1071,22 +1043,13 @@ def first_draw(players: int, seed) -> tuple[tuple[tuple[tuple[int, str], ...], .
             return tuple(rounds), contenders[0]
 
 
-def _take(rack: str, tiles: Iterable[str]) -> str | None:
-    remaining = list(rack)
-    for tile in tiles:
-        if tile not in remaining:
-            return None
-        remaining.remove(tile)
-    return "".join(remaining)
-
-
-def _replace_at(values: tuple, index: int, value) -> tuple:
-    return values[:index] + (value,) + values[index + 1 :]
-
-
 @dataclass(frozen=True)
-class Game:
+class Game(SeatedGame):
     """An immutable TOW game; ``apply`` returns the next state or raises IllegalPlay."""
+
+    illegal_play = IllegalPlay
+    turn_record = TurnRecord
+    streak_end = PASSES
 
     players: int
     seed: object
@@ -1120,57 +1083,59 @@ class Game:
             return ()
         return tuple(s for s in range(self.players) if self.in_play[s] and s != self.pending.move.seat)
 
-    def unseen(self, seat: int) -> str:
-        tiles = list(self.bag)
-        for other, rack in enumerate(self.racks):
-            if other != seat:
-                tiles.extend(rack)
-        return "".join(sorted(tiles))
-
-    def standings(self) -> tuple[tuple[int, int, int], ...]:
-        """((seat, score, place), ...) best first; seats that left rank last."""
-        staying = sorted((s for s in range(self.players) if self.in_play[s]), key=lambda s: -self.scores[s])
-        order = staying + list(reversed(self.left_order))
-        result = []
-        for index, seat in enumerate(order):
-            if (
-                index
-                and self.in_play[seat]
-                and self.in_play[order[index - 1]]
-                and self.scores[seat] == self.scores[order[index - 1]]
-            ):
-                place = result[-1][2]
-            else:
-                place = index + 1
-            result.append((seat, self.scores[seat], place))
-        return tuple(result)
-
-    def winners(self) -> tuple[int, ...]:
-        return tuple(seat for seat, _, place in self.standings() if place == 1)
+    @staticmethod
+    def tile_value(tile: str) -> int:
+        return tile_value(tile)
 
     # -- moving ----------------------------------------------------------------------
 
+    def check(self, move: Move) -> None:
+        """Raise IllegalPlay if ``move`` may not be made now, before the table is looked at.
+
+        The game must go on and the seat be in play. A vote needs a play waiting for the
+        seat's vote; while one waits, nobody takes a turn. A turn needs the turn and the
+        tiles it places or swaps on the rack. ``apply`` checks these first; whether a
+        placement is well formed and makes words is :func:`evaluate`'s to say.
+        """
+        self._check_seat(move)
+        if move.kind in LEAVING:
+            return
+        if move.kind in (VOTE, CLOSE_VOTE):
+            if self.pending is None:
+                raise IllegalPlay("no play is waiting for votes")
+            if move.kind == CLOSE_VOTE:
+                return
+            if move.seat == self.pending.move.seat:
+                raise IllegalPlay("you cannot vote on your own play")
+            if self.pending.vote_of(move.seat) is not None:
+                raise IllegalPlay("you have already voted")
+            return
+        if self.pending is not None:
+            raise IllegalPlay("a play is waiting for the house vote")
+        if move.seat != self.to_move:
+            raise IllegalPlay("it is not your turn")
+        if move.kind == PLACE:
+            try:
+                tiles = _normalise_placement(move.placement)
+            except IllegalPlay:
+                return  # malformed: evaluate refuses it, saying why
+            self._check_rack(move.seat, [rack_tile(letter, kind) for _, _, letter, kind in tiles])
+        elif move.kind == SWAP:
+            self._check_rack(move.seat, move.tiles)
+
     def apply(self, move: Move) -> Game:
-        if self.is_over:
-            raise IllegalPlay("the game is over")
-        if not 0 <= move.seat < self.players or not self.in_play[move.seat]:
-            raise IllegalPlay("that seat is not in the game")
+        self.check(move)
         game = self._apply(move)
         return replace(game, _moves=self._moves + (move,))
 
     def _apply(self, move: Move) -> Game:
-        if move.kind in (RESIGN, FORFEIT):
+        if move.kind in LEAVING:
             return self._leave(move)
         if move.kind == VOTE:
-            return self._vote(move)
+            pending = replace(self.pending, votes=self.pending.votes + ((move.seat, move.accept),))
+            return replace(self, pending=pending)._decide()
         if move.kind == CLOSE_VOTE:
-            if self.pending is None:
-                raise IllegalPlay("no play is waiting for votes")
             return self._decide(force=True)
-        if self.pending is not None:
-            raise IllegalPlay("a play is waiting for the house vote")
-        if move.seat != self.to_move:
-            raise IllegalPlay("not your turn")
         if move.kind == PLACE:
             return self._place(move)
         if move.kind == SWAP:
@@ -1184,35 +1149,19 @@ class Game:
         return evaluate(self.table, placement, path, self.lexicon, house_vote=self.house_vote)
 
     def _place(self, move: Move) -> Game:
-        tiles = _normalise_placement(move.placement)
-        needed = [rack_tile(letter, kind) for _, _, letter, kind in tiles]
-        if _take(self.racks[move.seat], needed) is None:
-            raise IllegalPlay("those tiles are not on your rack")
-        play = self.evaluate(tiles, move.path)
+        # check() made sure the rack holds the tiles of a well-formed placement.
+        play = self.evaluate(move.placement, move.path)
         if play.unknown_words:
             return replace(self, pending=PendingVote(move, play))
         return self._lay(move, play)
 
     def _lay(self, move: Move, play: Play, votes=()) -> Game:
-        remaining = _take(self.racks[move.seat], [rack_tile(letter, kind) for _, _, letter, kind in play.placement])
-        drawn = min(RACK_SIZE - len(remaining), len(self.bag))
-        rack = "".join(sorted(remaining + "".join(self.bag[:drawn])))
+        used = [rack_tile(letter, kind) for _, _, letter, kind in play.placement]
+        racks, bag, drawn = self._drawn_after(move.seat, used, RACK_SIZE)
         number = self.table.play_count
         table = self.table.with_tiles((r, c, letter, kind, number) for r, c, letter, kind in play.placement)
         game = replace(self, table=table, pending=None)
-        return game._after_turn(
-            move, play.score, play, _replace_at(self.racks, move.seat, rack), self.bag[drawn:], drawn, votes
-        )
-
-    def _vote(self, move: Move) -> Game:
-        if self.pending is None:
-            raise IllegalPlay("no play is waiting for votes")
-        if move.seat == self.pending.move.seat:
-            raise IllegalPlay("you cannot vote on your own play")
-        if self.pending.vote_of(move.seat) is not None:
-            raise IllegalPlay("you have already voted")
-        pending = replace(self.pending, votes=self.pending.votes + ((move.seat, move.accept),))
-        return replace(self, pending=pending)._decide()
+        return game._after_turn(move, play.score, play, racks, bag, drawn, votes)
 
     def _decide(self, force: bool = False) -> Game:
         """Majority of the voters accepts; a tie rejects. ``force``: decide on the votes
@@ -1236,86 +1185,28 @@ class Game:
         return replace(self, pending=None, turns=self.turns + (record,))
 
     def _swap(self, move: Move) -> Game:
-        if not move.tiles:
-            raise IllegalPlay("choose the tiles to swap")
-        if len(move.tiles) > len(self.bag):
-            raise IllegalPlay(f"the bag holds only {len(self.bag)} tiles")
-        remaining = _take(self.racks[move.seat], move.tiles)
-        if remaining is None:
-            raise IllegalPlay("those tiles are not on your rack")
-        bag = _shuffled(self.bag + tuple(move.tiles), self.seed, len(self.turns))
-        count = len(move.tiles)
-        rack = "".join(sorted(remaining + "".join(bag[:count])))
-        return self._after_turn(move, 0, None, _replace_at(self.racks, move.seat, rack), bag[count:], count)
+        racks, bag, drawn = self._swapped(move)
+        return self._after_turn(move, 0, None, racks, bag, drawn)
 
     def _after_turn(self, move, score, play, racks, bag, drawn, votes=()) -> Game:
-        scores = _replace_at(self.scores, move.seat, self.scores[move.seat] + score)
-        record = TurnRecord(move, score, play, drawn, votes)
-        game = replace(self, racks=racks, bag=bag, scores=scores, turns=self.turns + (record,))
-        if move.kind == PLACE and not racks[move.seat] and not bag:
-            return game._finish(WENT_OUT, move.seat)
-        if game._everyone_passed():
-            return game._finish(PASSES, None)
-        return replace(game, to_move=game._next_seat(move.seat))
+        game = self._scored(move, score, TurnRecord(move, score, play, drawn, votes), racks, bag)
+        return game._end_or_next(move)
 
-    def _everyone_passed(self) -> bool:
-        """Every seat still in play passed on each of its last two turns."""
-        needed = {seat: 2 for seat in range(self.players) if self.in_play[seat]}
-        for turn in reversed(self.turns):
-            seat = turn.move.seat
-            if turn.move.kind in (RESIGN, FORFEIT) or not turn.accepted or not needed.get(seat):
-                continue
-            if turn.move.kind != PASS:
-                return False
-            needed[seat] -= 1
-            if not any(needed.values()):
-                return True
-        return False
+    def _streak_reached(self) -> bool:
+        """Every seat still in play passed on each of its last two turns (a play the house
+        rejected was no turn)."""
+        return self._every_seat_last_turns(2, lambda turn: turn.move.kind == PASS if turn.accepted else None)
 
-    def _leave(self, move: Move) -> Game:
-        seat = move.seat
-        bag = self.bag
-        if self.racks[seat]:
-            bag = _shuffled(bag + tuple(self.racks[seat]), self.seed, len(self.turns))
-        in_play = _replace_at(self.in_play, seat, False)
-        game = replace(
-            self,
-            racks=_replace_at(self.racks, seat, ""),
-            bag=bag,
-            in_play=in_play,
-            left_order=self.left_order + (seat,),
-            turns=self.turns + (TurnRecord(move, 0),),
-        )
-        if game.pending is not None and game.pending.move.seat == seat:
-            game = replace(game, pending=None)
-        if sum(in_play) < 2:
-            return replace(game, pending=None, is_over=True, end_reason=LAST_SEAT, adjustments=(0,) * self.players)
-        if game.pending is not None:
-            # One voter fewer may settle the vote.
-            return game._decide()
-        if game._everyone_passed():
-            return game._finish(PASSES, None)
-        if self.to_move == seat:
-            game = replace(game, to_move=game._next_seat(seat))
-        return game
+    def _seat_left(self, seat: int) -> Game:
+        """A leaving seat's play no longer waits for votes, nor does any play once one
+        seat is left."""
+        if self.pending is not None and (self.pending.move.seat == seat or sum(self.in_play) < 2):
+            return replace(self, pending=None)
+        return self
 
-    def _next_seat(self, seat: int) -> int:
-        for step in range(1, self.players + 1):
-            candidate = (seat + step) % self.players
-            if self.in_play[candidate]:
-                return candidate
-        return seat
-
-    def _finish(self, reason: str, went_out: int | None) -> Game:
-        """End adjustments (RULES §3): remaining tiles count against their holders."""
-        values = [sum(tile_value(t) for t in rack) if self.in_play[s] else 0 for s, rack in enumerate(self.racks)]
-        adjustments = [-v for v in values]
-        if went_out is not None:
-            adjustments[went_out] = sum(values)
-        scores = tuple(s + a for s, a in zip(self.scores, adjustments))
-        return replace(
-            self, scores=scores, is_over=True, end_reason=reason, went_out=went_out, adjustments=tuple(adjustments)
-        )
+    def _settle_after_leaving(self) -> Game | None:
+        """One voter fewer may settle the vote."""
+        return self._decide() if self.pending is not None else None
 
     _moves: tuple[Move, ...] = ()
 
@@ -1325,18 +1216,14 @@ def new_game(players: int, seed, lexicon, game_number: int = 1, house_vote: bool
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise ValueError(f"TOW takes {MIN_PLAYERS}–{MAX_PLAYERS} players")
     draws, opener = first_draw(players, f"{seed}/{game_number}")
-    bag = _shuffled(BAG, seed, f"bag/{game_number}")
-    racks = []
-    for _ in range(players):
-        racks.append("".join(sorted(bag[:RACK_SIZE])))
-        bag = bag[RACK_SIZE:]
+    racks, bag = deal(shuffled(BAG, seed, f"bag/{game_number}"), players, RACK_SIZE)
     return Game(
         players=players,
         seed=seed,
         game_number=game_number,
         house_vote=house_vote,
         table=Table.empty(),
-        racks=tuple(racks),
+        racks=racks,
         bag=bag,
         scores=(0,) * players,
         to_move=opener,

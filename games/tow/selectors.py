@@ -251,26 +251,32 @@ def find_path(state: engine.Game, placement, word: str):
 
 
 def preview(*, game: Game, player, placement, path=None, word: str = "") -> dict:
-    """Score a placement for the Submit button: the itemised play, or why not."""
+    """Score a placement for the Submit button: the itemised play, or why not.
+
+    The engine's ``check`` says whether the player may play now (the turn, a pending
+    vote, the rack); ``evaluate`` what the play scores."""
     seat = seat_of(game, player)
     if seat is None or game.status != Status.ACTIVE:
         return {"legal": False, "reason": "You are not playing in this game."}
     state = engine_state(game)
-    if state.pending is not None:
-        return {"legal": False, "reason": "A play is waiting for the house vote."}
-    if state.to_move != seat:
-        return {"legal": False, "reason": "It is not your turn."}
     try:
+        try:
+            move = engine.Move.place(seat, placement, path or ())
+        except (TypeError, ValueError):
+            move = engine.Move(engine.PLACE, seat)  # unreadable: evaluate says why below
+        state.check(move)
         if path:
             play = state.evaluate(placement, path)
         else:
             path, play = find_path(state, placement, word)
-        needed = [engine.rack_tile(letter, kind) for _, _, letter, kind in play.placement]
-        if engine._take(state.racks[seat], needed) is None:
-            raise engine.IllegalPlay("those tiles are not on your rack")
     except engine.IllegalPlay as refused:
-        return {"legal": False, "reason": refused.reason[:1].upper() + refused.reason[1:] + "."}
+        return {"legal": False, "reason": sentence(refused.reason)}
     return {"legal": True, "play": play.to_dict(), "path": [list(c) for c in path]}
+
+
+def sentence(reason: str) -> str:
+    """The engine's reason ("it is not your turn") as a sentence for the player."""
+    return reason[:1].upper() + reason[1:] + ("" if reason.endswith(".") else ".")
 
 
 def replay_frames(*, game: Game) -> list[dict]:

@@ -37,10 +37,6 @@ def _seat_index(game: Game, player) -> int:
     return index
 
 
-def _sentence(reason: str) -> str:
-    return reason[:1].upper() + reason[1:] + ("" if reason.endswith(".") else ".")
-
-
 def _apply(game: Game, move: engine.Move, *, move_count: int | None, reason: str = "", now=None) -> Move:
     now = now or timezone.now()
     if game.status != Status.ACTIVE:
@@ -53,16 +49,19 @@ def _apply(game: Game, move: engine.Move, *, move_count: int | None, reason: str
         raise Refused(STALE, status=409)
     moves = list(game.moves.order_by("number"))
     before = selectors.engine_state(game, moves=moves)
+    try:
+        before.check(move)
+    except engine.IllegalPlay as refused:
+        # The turn, the vote, the rack or the game moved on since the page was drawn.
+        raise Refused(selectors.sentence(refused.reason), status=409) from None
     if move.kind in TURN_KINDS + (engine.VOTE,):
-        if move.kind in TURN_KINDS and before.pending is None and move.seat != before.to_move:
-            raise Refused("It is not your turn.", status=409)
         # The clock is the server's: a move after the deadline waits for the sweep.
         if game.deadline is not None and game.deadline <= now:
             raise Refused("The time for this move has run out.", status=409)
     try:
         after = before.apply(move)
     except engine.IllegalPlay as refused:
-        raise Refused(_sentence(refused.reason)) from None
+        raise Refused(selectors.sentence(refused.reason)) from None
     stored = Move(
         game=game,
         number=game.move_count,
@@ -195,7 +194,7 @@ def game_play(*, game_id: int, player, placement, path=None, word: str = "", mov
             try:
                 path, _ = selectors.find_path(state, placement, word)
             except engine.IllegalPlay as refused:
-                raise Refused(_sentence(refused.reason)) from None
+                raise Refused(selectors.sentence(refused.reason)) from None
     move = _parse_move(lambda: engine.Move.place(seat, placement, path or ()))
     return _apply(game, move, move_count=move_count)
 
