@@ -39,6 +39,11 @@ class StateCache:
         with self._lock:
             self._states.clear()
 
+    def kept_count(self, key: Hashable) -> int:
+        """How many moves the state kept for ``key`` has seen (0 when none is kept)."""
+        known = self._known(key)
+        return known[0] if known is not None else 0
+
     def _known(self, key: Hashable) -> tuple[int, Any, Any] | None:
         with self._lock:
             return self._states.get(key)

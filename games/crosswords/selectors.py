@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cached_property, lru_cache
 
 from django.db.models import F
 from django.utils import timezone
@@ -37,12 +38,13 @@ def engine_move(move: Move) -> engine.Move:
     return engine.Move(move.kind, move.seat)
 
 
-def engine_state(game: Game, moves=None) -> engine.Game:
+def engine_state(game: Game, moves=None, *, rows_from=None) -> engine.Game:
     """The engine's game after the stored moves (all by default), from the seed.
 
     Each process keeps a game's latest state (``games.states``): a request reads and
     applies only the moves stored since, so it costs the same at move 60 as at move 2.
-    ``replay_state`` rebuilds from the seed alone (the audit).
+    ``replay_state`` rebuilds from the seed alone (the audit). ``rows_from`` reads the
+    stored moves from a number on (``_moves_from``).
     """
     key = _state_key(game)
     variant = crossword.variant_named(game.variant)
@@ -54,10 +56,23 @@ def engine_state(game: Game, moves=None) -> engine.Game:
         return state.apply(engine_move(move))
 
     if moves is None:
-        return STATES.latest(
-            key, lambda number: game.moves.filter(number__gte=number).order_by("number"), new=new, step=step
-        )
+        return STATES.latest(key, rows_from or _moves_from(game), new=new, step=step)
     return STATES.state(key, moves, new=new, step=step)
+
+
+def _moves_from(game: Game, read: list | None = None, start: int = 0):
+    """``rows_from`` for ``StateCache.latest``: the stored moves numbered ``number`` on.
+
+    ``read`` holds the moves numbered ``start`` on, already read, so that the engine
+    state and the history, kept apart, share one query; earlier moves are read again.
+    """
+
+    def rows_from(number: int):
+        if read is not None and number >= start:
+            return [m for m in read if m.number >= number]
+        return list(game.moves.filter(number__gte=number).order_by("number"))
+
+    return rows_from
 
 
 def _state_key(game: Game) -> tuple:
@@ -91,15 +106,57 @@ def replay_state(game: Game) -> engine.Game:
 
 
 STATES = StateCache()
-#: Per game: the board and each move's (kind, text) for the history, kept as the states are.
+#: Per game, kept as the states are: a ``History`` of the moves so far.
 HISTORY = StateCache()
 
 
-def _described(done: tuple, move: Move) -> tuple:
-    board, lines = done
+@dataclass(frozen=True)
+class MoveRecord:
+    """What the move list shows of one stored move, without the player's name."""
+
+    number: int  # from 1
+    seat: int
+    kind: str
+    text: str
+    score: int
+    words: tuple
+    all_tiles: bool
+
+
+@dataclass(frozen=True)
+class History:
+    """The move list after some moves, the board they built (its blanks show in lower
+    case) and the squares of the latest play (marked on the board)."""
+
+    board: crossword.Board
+    records: tuple[MoveRecord, ...] = ()
+    last_play: frozenset = frozenset()
+    rack_size: int = 0
+
+
+def _recorded(history: History, move: Move) -> History:
+    board, last = history.board, history.last_play
     if move.kind == MoveKind.PLACE:
         board = board.with_tiles(move.placement)
-    return board, lines + (describe_move(move, board),)
+        last = frozenset((r, c) for r, c, _, _ in move.placement)
+    kind, text = describe_move(move, board)
+    record = MoveRecord(
+        move.number + 1,
+        move.seat,
+        kind,
+        text,
+        move.score,
+        tuple(tuple(w) for w in move.words),
+        move.kind == MoveKind.PLACE and len(move.placement) == history.rack_size,
+    )
+    return History(board, history.records + (record,), last, history.rack_size)
+
+
+def _history(game: Game, rows_from) -> History:
+    rack_size = crossword.variant_named(game.variant).rack_size
+    return HISTORY.latest(
+        _state_key(game), rows_from, new=lambda: History(crossword.Board.empty(), rack_size=rack_size), step=_recorded
+    )
 
 
 def lexicon(game: Game):
@@ -261,9 +318,10 @@ class GameView:
     seats: list[SeatView]
     me: SeatView | None
     started: bool
-    rows: list[list[Square]] = field(default_factory=list)
+    board: crossword.Board = field(default_factory=crossword.Board.empty)
+    last_play: frozenset = frozenset()  # the squares of the latest play
     rack: list[tuple[str, int]] = field(default_factory=list)
-    offered: list[str] = field(default_factory=list)
+    offered: tuple[str, ...] = ()
     bag_count: int = 0
     unseen: list[tuple[str, int]] = field(default_factory=list)
     unseen_total: int = 0
@@ -283,6 +341,11 @@ class GameView:
     @property
     def is_player(self) -> bool:
         return self.me is not None and self.started and not self.me.left
+
+    @cached_property
+    def rows(self) -> list[list[Square]]:
+        """The board's squares, row by row (the page draws them from a cache of its own)."""
+        return board_squares(self.game.variant, self.board, self.last_play)
 
     @property
     def finished(self) -> bool:
@@ -345,8 +408,16 @@ def game_view(*, game: Game, viewer) -> GameView:
     """Everything the game page shows to ``viewer`` (a player of the game or a watcher)."""
     seats = list(game.seats.select_related("user").order_by("index"))
     started = game.status in (Status.ACTIVE, Status.FINISHED)
-    moves = list(game.moves.order_by("number")) if started else []
-    state = engine_state(game, moves) if started else None
+    state = history = None
+    if started:
+        # One query for the moves since the kept state and history (usually the last one
+        # or two), so the page costs the same at move 60 as at move 2.
+        key = _state_key(game)
+        start = max(0, min(STATES.kept_count(key), HISTORY.kept_count(key)) - 1)
+        read = list(game.moves.filter(number__gte=start).order_by("number"))
+        rows_from = _moves_from(game, read, start)
+        state = engine_state(game, rows_from=rows_from)
+        history = _history(game, rows_from)
     viewer_id = getattr(viewer, "pk", None)
     views = []
     for seat in seats:
@@ -377,13 +448,8 @@ def game_view(*, game: Game, viewer) -> GameView:
         and any(s.user_id is None for s in seats)
     )
     if state is None:
-        view.rows = _squares(game, crossword.Board.empty(), set())
         return view
-    last = set()
-    placed = [m for m in moves if m.kind == MoveKind.PLACE]
-    if placed:
-        last = {(r, c) for r, c, _, _ in placed[-1].placement}
-    view.rows = _squares(game, state.board, last)
+    view.board, view.last_play = state.board, history.last_play
     view.bag_count = len(state.bag)
     if me is not None and state.in_play[me.index]:
         view.rack = [(t, letter_value(game, t)) for t in state.racks[me.index]]
@@ -394,19 +460,9 @@ def game_view(*, game: Game, viewer) -> GameView:
     view.unseen = sorted(counts.items(), key=lambda kv: (kv[0] == "?", kv[0]))
     view.unseen_total = len(unseen)
     names = {s.index: v.name for s, v in zip(seats, views)}
-    rack_size = state.variant.rack_size
-    _, described = HISTORY.state(_state_key(game), moves, new=lambda: (crossword.Board.empty(), ()), step=_described)
     view.history = [
-        HistoryLine(
-            m.number + 1,
-            names[m.seat],
-            kind,
-            text,
-            m.score,
-            m.words,
-            all_tiles=m.kind == MoveKind.PLACE and len(m.placement) == rack_size,
-        )
-        for m, (kind, text) in zip(moves, described)
+        HistoryLine(r.number, names[r.seat], r.kind, r.text, r.score, [list(w) for w in r.words], r.all_tiles)
+        for r in history.records
     ]
     if game.status == Status.ACTIVE:
         view.my_turn = me is not None and game.to_move == me.index
@@ -414,7 +470,7 @@ def game_view(*, game: Game, viewer) -> GameView:
             view.pass_ends_game = state.apply(engine.Move.pass_(me.index)).is_over
         view.deadline = game.deadline
         view.seconds_left = max(0, int((game.deadline - timezone.now()).total_seconds()))
-        view.offered = [f"{r},{c}" for r, c in sorted(crossword.offered_squares(state.board, ()))]
+        view.offered = _offered(state.board)
         view.swap_limit = min(len(state.bag), len(view.rack))
         if not state.bag:
             view.swap_reason = "The bag is empty: no swaps."
@@ -427,18 +483,26 @@ def game_view(*, game: Game, viewer) -> GameView:
     return view
 
 
-def _squares(game: Game, board: crossword.Board, last: set) -> list[list[Square]]:
-    premiums = crossword.variant_named(game.variant).premiums
+@lru_cache(maxsize=256)
+def _offered(board: crossword.Board) -> tuple[str, ...]:
+    """The squares offered for a turn's first tile, as "row,col" (kept per board: every
+    viewer of a position asks, and the search grows with the tiles on the board)."""
+    return tuple(f"{r},{c}" for r, c in sorted(crossword.offered_squares(board, ())))
+
+
+def board_squares(variant: str, board: crossword.Board, last: frozenset = frozenset()) -> list[list[Square]]:
+    """The squares of ``board`` row by row, the squares in ``last`` marked as the latest play."""
+    rules = crossword.variant_named(variant)
     rows = []
     for row in range(crossword.SIZE):
         line = []
         for col in range(crossword.SIZE):
-            square = Square(row, col, crossword.square_name(row, col), premiums.get((row, col)))
+            square = Square(row, col, crossword.square_name(row, col), rules.premiums.get((row, col)))
             letter = board.letter(row, col)
             if letter:
                 square.letter = letter
                 square.blank = board.is_blank(row, col)
-                square.value = 0 if square.blank else letter_value(game, letter)
+                square.value = 0 if square.blank else rules.letter_values[letter]
                 square.last = (row, col) in last
             line.append(square)
         rows.append(line)

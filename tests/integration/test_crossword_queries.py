@@ -156,3 +156,57 @@ def test_a_refused_move_keeps_the_kept_state(games):
     with pytest.raises(Refused):
         services.game_pass(game_id=game.pk, player=to_move(game), move_count=game.move_count - 1)
     assert selectors.engine_state(game) == selectors.replay_state(game)
+
+
+def page_parts(client, game):
+    """The board's squares and the move list of the page as ``client``'s player sees it."""
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    board = html[html.index('role="grid"') : html.index("</div>\n      </div>", html.index('role="grid"'))]
+    history = html[html.index("<ol data-history>") : html.index("</ol>", html.index("<ol data-history>"))]
+    return board, history
+
+
+def test_a_page_drawn_during_a_rolled_back_move_never_shows_it_later(client, games):
+    """A page drawn inside a move's transaction that rolls back leaves its board and move
+    list behind in no cache: the next page shows the stored game."""
+    _, game = games
+    user = to_move(game)
+    client.force_login(user)
+    board, history = page_parts(client, game)
+    placement = best_placement(game).placement
+    with pytest.raises(RuntimeError), transaction.atomic():
+        services.game_play(game_id=game.pk, player=user, placement=placement, move_count=game.move_count)
+        during = page_parts(client, game)
+        raise RuntimeError("roll back")
+    assert during != (board, history) and during[1].count("<li") == 45
+    assert page_parts(client, game) == (board, history)
+    assert history.count("<li") == 44
+    row, col, letter, _ = placement[0]
+    name = crossword.square_name(row, col)
+    assert f'data-name="{name}" aria-label="{name} {letter.upper()}">' in during[0]
+    assert f'data-name="{name}" aria-label="{name}"><span class="lbl">' in board
+
+
+def test_the_page_from_kept_states_equals_the_page_from_the_seed(client, games):
+    """Board, last play and move list are the same whether the engine state and the move
+    list are kept at different lengths, at the same one, or rebuilt from the seed."""
+    _, game = games
+    client.force_login(to_move(game))
+    key = selectors._state_key(game)
+    moves = list(game.moves.order_by("number"))
+    selectors.STATES.clear()
+    selectors.HISTORY.clear()
+    fresh = page_parts(client, game)
+    view = selectors.game_view(game=game, viewer=to_move(game))
+    assert len(view.history) == 44 and view.board == selectors.replay_state(game).board
+    last_play = next(m for m in reversed(moves) if m.kind == "place")
+    assert view.last_play == {(r, c) for r, c, _, _ in last_play.placement}
+    assert sum(sq.last for row in view.rows for sq in row) == len(last_play.placement)
+    # The move list kept at move 30, the engine state at move 44: both read in one query.
+    selectors.HISTORY.clear()
+    selectors.engine_state(game, moves=moves[:30])
+    selectors._history(game, lambda number: moves[number:30])
+    assert selectors.HISTORY.kept_count(key) == 30
+    selectors.engine_state(game)
+    assert page_parts(client, game) == fresh
+    assert page_parts(client, game) == fresh
