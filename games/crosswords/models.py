@@ -74,6 +74,9 @@ class Game(models.Model):
     ranked = models.BooleanField(default=False)
     rating_min = models.PositiveSmallIntegerField(null=True, blank=True)
     rating_max = models.PositiveSmallIntegerField(null=True, blank=True)
+    # When the bot to move is due to play (its queued task's time): the sweep moves a
+    # bot still waiting a grace period later (services.bots).
+    bot_due_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-pk"]

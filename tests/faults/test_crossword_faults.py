@@ -22,8 +22,8 @@ from tests.faults.conftest import wait_until
 
 pytestmark = [pytest.mark.faults, pytest.mark.django_db(transaction=True)]
 
-# A live bot moves 2-5 s after its turn begins; a lost task is redone by the 15 s sweep
-# once the turn is 5 s + 20 s grace old.
+# A live bot moves 2-5 s after its turn begins; a lost task is redone by the sweep
+# (every 10 s, on the beat) once the stored due time is 2 s past.
 BOT_MOVES_WITHIN = 60
 
 

@@ -191,16 +191,45 @@ def test_the_human_move_queues_the_bot_after_commit(make_user, django_capture_on
 @pytest.mark.django_db
 def test_the_sweep_moves_a_bot_whose_task_was_lost(make_user):
     """No task ran (these tests never run on-commit callbacks): the sweep leaves the bot
-    alone within its grace period and moves it after."""
+    alone until its due time plus the live grace and moves it after."""
     ann, game = started_against(make_user, seconds=LIVE)
     game = to_bot_turn(game, ann)
     count = game.move_count
     assert bots.bots_sweep() == 0
-    later = timezone.now() + timedelta(seconds=bots.LIVE_DELAY[1]) + bots.SWEEP_GRACE
+    later = game.bot_due_at + bots.LIVE_SWEEP_GRACE
+    assert bots.bots_sweep(now=later - timedelta(seconds=1)) == 0
     assert bots.bots_sweep(now=later + timedelta(seconds=1)) == 1
     game.refresh_from_db()
     assert game.move_count == count + 1
     assert bots.bots_sweep(now=later + timedelta(seconds=1)) == 0
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("seconds", "grace"), [(LIVE, "LIVE_SWEEP_GRACE"), (DAY, "CORRESPONDENCE_SWEEP_GRACE")])
+def test_the_bot_due_time_is_stored_when_its_turn_is_queued(
+    make_user, django_capture_on_commit_callbacks, monkeypatch, seconds, grace
+):
+    """Queuing the bot's turn stores its due time (the task's countdown from now); the
+    sweep goes by that time, with a short grace in live games and a longer one by
+    correspondence, not by when the last move was made."""
+    from games.crosswords import tasks
+
+    sent = []
+    monkeypatch.setattr(tasks.bot_move, "apply_async", lambda args, countdown: sent.append(countdown))
+    ann, game = started_against(make_user, seconds=seconds)
+    game = to_bot_turn(game, ann)
+    before = timezone.now()
+    with django_capture_on_commit_callbacks(execute=True):
+        bots.queue_turn(game)
+    stored = Game.objects.get(pk=game.pk).bot_due_at
+    assert stored == game.bot_due_at
+    assert before + timedelta(seconds=sent[-1]) <= stored <= timezone.now() + timedelta(seconds=sent[-1])
+    # The turn began long ago: only the stored due time counts.
+    Move.objects.filter(game=game).update(created_at=before - timedelta(days=3))
+    grace = getattr(bots, grace)
+    assert bots.bots_sweep(now=stored + grace - timedelta(seconds=1)) == 0
+    assert bots.bots_sweep(now=stored + grace + timedelta(seconds=1)) == 1
+    assert bots.LIVE_SWEEP_GRACE <= timedelta(seconds=2) < bots.CORRESPONDENCE_SWEEP_GRACE
 
 
 @pytest.mark.django_db

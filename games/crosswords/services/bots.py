@@ -23,7 +23,7 @@ from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
 from games.engine import crossword_bot
@@ -46,8 +46,11 @@ ACCOUNTS_PER_STRENGTH = {Variant.WORD_GRID: 3, Variant.WORDGAME: 1}
 #: Seconds a bot waits before moving: (low, high) for live and correspondence games.
 LIVE_DELAY = (2.0, 5.0)
 CORRESPONDENCE_DELAY = (10.0, 40.0)
-#: How long past its planned move the sweep lets a bot wait before moving it itself.
-SWEEP_GRACE = timedelta(seconds=20)
+#: How long past its due time the sweep lets a bot wait before moving it itself: short
+#: in live games (the sweep runs every 10 s, so a lost turn is played within about 12 s
+#: of its due time), longer by correspondence, where a few seconds do not matter.
+LIVE_SWEEP_GRACE = timedelta(seconds=2)
+CORRESPONDENCE_SWEEP_GRACE = timedelta(seconds=20)
 
 
 def _names(variant: str, strength: str, number: int) -> tuple[str, str]:
@@ -148,10 +151,13 @@ def delay(game: Game) -> float:
 
 
 def queue_turn(game: Game) -> None:
-    """After this transaction commits, queue the bot's move at the current move number."""
+    """Store when the bot to move is due and, after this transaction commits, queue its
+    move at the current move number for then."""
     from ..tasks import bot_move
 
     game_id, move_count, countdown = game.pk, game.move_count, delay(game)
+    game.bot_due_at = timezone.now() + timedelta(seconds=countdown)
+    Game.objects.filter(pk=game_id).update(bot_due_at=game.bot_due_at)
     transaction.on_commit(lambda: bot_move.apply_async((game_id, move_count), countdown=countdown))
 
 
@@ -244,21 +250,22 @@ def _record_error(game: Game, seat: int, strength: str, position, error: str) ->
 def bots_sweep(*, now=None) -> int:
     """Move every bot whose turn task seems lost; return how many moved.
 
-    A bot is overdue when its turn began (the last move, or the start) longer ago than
-    its longest delay plus ``SWEEP_GRACE``. ``bot_turn`` is idempotent, so a task that
+    A bot is overdue when its stored due time (``Game.bot_due_at``, set when its turn
+    was queued) is more than the grace period past: ``LIVE_SWEEP_GRACE`` in live games,
+    ``CORRESPONDENCE_SWEEP_GRACE`` otherwise. ``bot_turn`` is idempotent, so a task that
     turns up after all does nothing.
     """
     now = now or timezone.now()
-    waiting = Game.objects.filter(
-        status=Status.ACTIVE, seats__index=F("to_move"), seats__user__is_bot=True
-    ).values_list("pk", "move_count", "seconds_per_move", "started_at")
+    overdue = Q(seconds_per_move__lte=LIVE_DEADLINE_SECONDS, bot_due_at__lt=now - LIVE_SWEEP_GRACE) | Q(
+        seconds_per_move__gt=LIVE_DEADLINE_SECONDS, bot_due_at__lt=now - CORRESPONDENCE_SWEEP_GRACE
+    )
+    waiting = (
+        Game.objects.filter(overdue, status=Status.ACTIVE, seats__index=F("to_move"), seats__user__is_bot=True)
+        .order_by("bot_due_at")
+        .values_list("pk", "move_count")
+    )
     moved = 0
-    for game_id, move_count, seconds, started_at in waiting:
-        last = Move.objects.filter(game_id=game_id).order_by("-number").values_list("created_at", flat=True).first()
-        since = last or started_at
-        longest = (LIVE_DELAY if seconds <= LIVE_DEADLINE_SECONDS else CORRESPONDENCE_DELAY)[1]
-        if since is None or now - since < timedelta(seconds=longest) + SWEEP_GRACE:
-            continue
+    for game_id, move_count in waiting:
         if bot_turn(game_id=game_id, move_count=move_count) is not None:
             moved += 1
     return moved
