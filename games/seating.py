@@ -21,7 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from config.errors import Refused
-from games.crosswords.models import Status
+from games.models import Status
 
 
 def locked_waiting(model, game_id: int):
