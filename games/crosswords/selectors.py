@@ -544,8 +544,9 @@ def preview(*, game: Game, player, placement, move_count: int | None = None) -> 
     return result
 
 
-def replay_frames(*, game: Game) -> list[dict]:
-    """The board after each move, for stepping through a game (public information only)."""
+def replay_frames(*, game: Game, viewer=None) -> list[dict]:
+    """The board after each move, for stepping through a game (public information only);
+    a finished game's frames carry the analysis as ``viewer`` may see it."""
     moves = list(game.moves.order_by("number"))
     seats = {s.index: s for s in game.seats.select_related("user")}
     board = crossword.Board.empty()
@@ -569,8 +570,11 @@ def replay_frames(*, game: Game) -> list[dict]:
         frames[-1]["scores"] = [seats[i].score for i in range(game.players)]
         frames[-1]["text"] += " — final scores after end adjustments"
         analysis = Analysis.objects.filter(game=game).first()
-        for row in analysis.moves if analysis else ():
-            frames[row["number"] + 1]["analysis"] = row
+        if analysis is not None:
+            from .services.analysis import for_viewer
+
+            for row in for_viewer(analysis.moves, analysis.summary, viewer)[0]:
+                frames[row["number"] + 1]["analysis"] = row
     return frames
 
 
@@ -582,9 +586,11 @@ class AnalysisSummary:
     best_missed: dict | None
 
 
-def analysis_summary(*, game: Game) -> list[AnalysisSummary] | None:
-    """Per player: moves analysed, average equity loss, best play missed; None until the
-    analysis of a finished game is written."""
+def analysis_summary(*, game: Game, viewer=None) -> list[AnalysisSummary] | None:
+    """Per player: moves analysed, average equity loss, best move missed (as ``viewer``
+    may see it); None until the analysis of a finished game is written."""
+    from .services.analysis import for_viewer
+
     analysis = Analysis.objects.filter(game=game).first()
     if analysis is None:
         return None
@@ -596,5 +602,5 @@ def analysis_summary(*, game: Game) -> list[AnalysisSummary] | None:
             average_equity_loss=row["average_equity_loss"],
             best_missed=row["best_missed"],
         )
-        for row in analysis.summary
+        for row in for_viewer(analysis.moves, analysis.summary, viewer)[1]
     ]

@@ -231,4 +231,4 @@ def replay(request, pk: int):
     game = get_object_or_404(Game, pk=pk)
     if game.status not in (Status.ACTIVE, Status.FINISHED):
         raise Http404("The game has not started.")
-    return JsonResponse({"frames": selectors.replay_frames(game=game)})
+    return JsonResponse({"frames": selectors.replay_frames(game=game, viewer=request.user)})

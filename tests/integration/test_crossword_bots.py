@@ -354,25 +354,75 @@ def test_analysis_equals_direct_engine_calls_and_is_written_once(make_user):
     assert sorted(rows) == [m.number for m in stored if m.kind in ("place", "swap", "pass")]
     table = leaves.learned("wordgrid")
     state = selectors.engine_state(game, moves=[])
+    swaps = 0
     for move in stored:
         engine_move = selectors.engine_move(move)
         if move.number in rows:
             row = rows[move.number]
             position = Position.of(state, move.seat)
-            direct = crossword_bot.ranked(position, table, analysis.ALTERNATIVES)
+            direct = crossword_bot.ranked(position, table, analysis.ALTERNATIVES + analysis.SPARE_ALTERNATIVES)
             assert [(b["score"], b["placement"]) for b in row["best"]] == [
                 (p.score, [list(t) for t in p.placement]) for p in direct
             ]
             assert row["played"]["score"] == move.score
             top = movegen.best(state.board, position.rack, state.variant, state.lexicon)
             assert row["score_loss"] == max(0, top.score - move.score)
-            assert row["equity_loss"] >= 0
+            # The best swap is weighed too: a move is judged against it as against plays.
+            swap = crossword_bot.best_swap(position, crossword_bot.leave_function(position, table))
+            if swap is None:
+                assert row["best_swap"] is None
+            else:
+                swaps += 1
+                assert (row["best_swap"]["tiles"], row["best_swap"]["equity"]) == (swap[1], round(swap[0], 1))
+                assert row["equity_loss"] >= round(swap[0] - row["played"]["equity"], 1) - 0.1
+            best_play = direct[0].equity if direct else row["played"]["equity"]
+            assert row["equity_loss"] == pytest.approx(
+                max(0.0, best_play - row["played"]["equity"], (swap[0] if swap else 0) - row["played"]["equity"]),
+                abs=0.11,
+            )
         state = state.apply(engine_move)
+    assert swaps > 0
     assert analysis.game_analyse(game_id=game.pk) == result
     assert Analysis.objects.count() == 1
     summary = {row["seat"]: row for row in result.summary}
     mine = [r for r in result.moves if r["seat"] == 0]
     assert summary[0]["average_equity_loss"] == pytest.approx(sum(r["equity_loss"] for r in mine) / len(mine), abs=0.06)
+
+
+@pytest.mark.django_db
+def test_analysis_hides_offensive_words_unless_the_viewer_chose_to_see_them(client, make_user):
+    """An alternative that forms an offensive word is left out of the replay and of the
+    best move missed, and the next alternative shown instead, unless the viewer chose to
+    see such words (the setting of the hunts' "words nobody found")."""
+    from lexicon.services import offensive_words_show
+
+    game = finished_game(make_user)
+    result = analysis.game_analyse(game_id=game.pk)
+    moves, summary = result.moves, result.summary
+    row = next(r for r in moves if r["seat"] == 0 and len(r["best"]) > analysis.ALTERNATIVES)
+    hidden = {**row["best"][0], "word": "CRAP", "words": ["crap", "at"], "equity": row["best"][0]["equity"] + 500}
+    row["best"][0] = hidden
+    row["equity_loss"] = round(hidden["equity"] - row["played"]["equity"], 1)
+    summary[0]["best_missed"] = {"number": row["number"], **hidden, "equity_loss": row["equity_loss"]}
+    Analysis.objects.filter(pk=result.pk).update(moves=moves, summary=summary)
+    ann = game.created_by
+    client.force_login(ann)
+
+    def shown():
+        frames = client.get(reverse("crosswords:replay", args=[game.pk])).json()["frames"]
+        page = client.get(game.get_absolute_url()).content.decode()
+        return frames[row["number"] + 1]["analysis"]["best"], page
+
+    best, page = shown()
+    assert "CRAP" not in [alt["word"] for alt in best] and "CRAP" not in page
+    assert [alt["placement"] for alt in best] == [
+        alt["placement"] for alt in row["best"][1 : analysis.ALTERNATIVES + 1]
+    ]
+    assert "Best play missed" in page
+    offensive_words_show(user=ann, show=True)
+    best, page = shown()
+    assert best[0]["word"] == "CRAP" and len(best) == analysis.ALTERNATIVES
+    assert "CRAP at" in page
 
 
 @pytest.mark.django_db

@@ -2,11 +2,18 @@
 
 For every play, swap and pass the game is rebuilt to the position the player faced, and
 the expert bot's evaluation (``crossword_bot.ranked``: score plus the learned leave
-value) lists the best plays there. A move's *equity loss* is how much equity the best
-play had over the move made; its *score loss* how many more points the highest-scoring
-play would have made. Per player: the average equity loss and the best play missed
-(the alternative of the move that lost most). Only information public after the game is
-used: the racks each player held, which the finished game shows anyway.
+value) lists the best plays there, and ``crossword_bot.best_swap`` the best swap (when
+the bag allows one): the tiles to give back and the leave's worth. A move's *equity
+loss* is how much equity the best alternative, play or swap, had over the move made, so
+a play or a swap is judged against a better swap too; its *score loss* how many more
+points the highest-scoring play would have made. Per player: the average equity loss
+and the best move missed (the best alternative of the move that lost most). Only
+information public after the game is used: the racks each player held, which the
+finished game shows anyway.
+
+Offensive words (``lexicon.offensive``) are kept in the stored analysis, with every word
+each alternative forms, and hidden when it is shown (``for_viewer``) unless the viewer
+chose to see them (``lexicon.services.offensive_words_shown``).
 
 Written once per game (``Analysis`` is one row per game): a second run finds it and
 returns it, and two runs at once leave one row.
@@ -19,19 +26,25 @@ from django.db import IntegrityError, transaction
 from games.engine import crossword_bot, leaves, movegen
 from games.engine import crossword_game as engine
 from games.engine.crossword import square_name
+from lexicon import offensive
+from lexicon.services import offensive_words_shown
 
 from .. import selectors
 from ..models import Analysis, Game, Status
 from . import notifications
 
-#: Alternatives kept per move.
+#: Alternatives shown per move, and how many more are kept to stand in for those with an
+#: offensive word when the viewer hides them.
 ALTERNATIVES = 3
+SPARE_ALTERNATIVES = 3
 
 
 def _describe(play) -> dict:
     row, col = min((r, c) for r, c, _, _ in play.placement)
     return {
+        "kind": engine.PLACE,
         "word": play.main_word.upper(),
+        "words": [word for word, _ in play.words],
         "square": square_name(row, col),
         "across": play.across,
         "score": play.score,
@@ -48,7 +61,8 @@ def analyse_position(before: engine.Game, move: engine.Move) -> dict | None:
     position = crossword_bot.Position.of(before, move.seat)
     table = leaves.learned(before.variant.name)
     value = crossword_bot.leave_function(position, table)
-    best = crossword_bot.ranked(position, table, ALTERNATIVES)
+    best = crossword_bot.ranked(position, table, ALTERNATIVES + SPARE_ALTERNATIVES)
+    swap = crossword_bot.best_swap(position, value)
     top = movegen.best(position.board, position.rack, position.variant, position.lexicon)
     highest = top.score if top else 0
     rack = position.rack
@@ -61,15 +75,32 @@ def analyse_position(before: engine.Game, move: engine.Move) -> dict | None:
     else:
         kept, score = rack, 0
     equity = score + value(kept)
-    best_equity = best[0].equity if best else equity
+    best_equity = max([equity] + [play.equity for play in best[:1]] + ([swap[0]] if swap else []))
     return {
         "seat": move.seat,
         "rack": rack,
         "played": {"kind": move.kind, "score": score, "equity": round(equity, 1), "leave": kept},
         "best": [_describe(play) for play in best],
+        "best_swap": (
+            {
+                "kind": engine.SWAP,
+                "tiles": swap[1],
+                "leave": crossword_bot.leave_of_tiles(rack, swap[1]),
+                "score": 0,
+                "equity": round(swap[0], 1),
+            }
+            if swap
+            else None
+        ),
         "score_loss": max(0, highest - score),
         "equity_loss": round(max(0.0, best_equity - equity), 1),
     }
+
+
+def _best_alternative(row: dict, plays: list[dict]) -> dict | None:
+    """The better of the first of ``plays`` and the row's best swap, by equity."""
+    candidates = plays[:1] + ([row["best_swap"]] if row.get("best_swap") else [])
+    return max(candidates, key=lambda alt: alt["equity"], default=None)
 
 
 def analyse(game: Game) -> tuple[list[dict], list[dict]]:
@@ -87,20 +118,48 @@ def analyse(game: Game) -> tuple[list[dict], list[dict]]:
     summary = []
     for seat in range(game.players):
         mine = [row for row in rows if row["seat"] == seat]
-        worst = max(mine, key=lambda row: (row["equity_loss"], -row["number"]), default=None)
         summary.append(
             {
                 "seat": seat,
                 "moves": len(mine),
                 "average_equity_loss": round(sum(r["equity_loss"] for r in mine) / len(mine), 1) if mine else 0.0,
-                "best_missed": (
-                    {"number": worst["number"], **worst["best"][0], "equity_loss": worst["equity_loss"]}
-                    if worst and worst["equity_loss"] > 0 and worst["best"]
-                    else None
-                ),
+                "best_missed": _best_missed(mine),
             }
         )
     return rows, summary
+
+
+def _best_missed(rows: list[dict]) -> dict | None:
+    """The best alternative of the move that lost most equity to it (the earliest of
+    equals), with that loss; None if no move lost any."""
+    found, most = None, 0.0
+    for row in sorted(rows, key=lambda row: row["number"]):
+        alternative = _best_alternative(row, row["best"])
+        loss = round(alternative["equity"] - row["played"]["equity"], 1) if alternative else 0.0
+        if loss > most:
+            found, most = {"number": row["number"], **alternative, "equity_loss": loss}, loss
+    return found
+
+
+def _clean(alternative: dict) -> bool:
+    return not any(offensive.is_offensive(word) for word in alternative.get("words") or [alternative.get("word", "")])
+
+
+def for_viewer(rows: list[dict], summary: list[dict], viewer) -> tuple[list[dict], list[dict]]:
+    """The analysis as ``viewer`` sees it: alternatives that form an offensive word are
+    left out (and the next ones shown instead) unless the viewer chose to see such
+    words; a player's best move missed is then the best one left. The stored rows are
+    not changed."""
+    if offensive_words_shown(viewer):
+        return [{**row, "best": row["best"][:ALTERNATIVES]} for row in rows], summary
+    shown = [{**row, "best": [alt for alt in row["best"] if _clean(alt)][:ALTERNATIVES]} for row in rows]
+    summary = [
+        {**entry, "best_missed": _best_missed([row for row in shown if row["seat"] == entry["seat"]])}
+        if entry.get("best_missed") and not _clean(entry["best_missed"])
+        else entry
+        for entry in summary
+    ]
+    return shown, summary
 
 
 def game_analyse(*, game_id: int) -> Analysis | None:

@@ -47,12 +47,14 @@ def play_bot_form(form=None, compact=False):
     return {"bot_form": form, "compact": compact}
 
 
-@register.simple_tag
-def crossword_analysis(game):
-    """The per-player analysis summary of a finished game, or None until it is ready."""
+@register.simple_tag(takes_context=True)
+def crossword_analysis(context, game):
+    """The per-player analysis summary of a finished game as the page's viewer may see
+    it, or None until it is ready."""
     from ..selectors import analysis_summary
 
-    return analysis_summary(game=game)
+    request = context.get("request")
+    return analysis_summary(game=game, viewer=request.user if request else None)
 
 
 # The board (225 squares) and the move list are written here rather than with template

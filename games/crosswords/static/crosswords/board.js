@@ -410,6 +410,10 @@
     const rack = row.rack.toUpperCase().replace(/\?/g, "□");
     line(`Rack ${rack}: ${kind} for ${row.played.score} (equity ${row.played.equity}); `
       + (row.equity_loss > 0 ? `lost ${row.equity_loss} equity, ${row.score_loss} points behind the top score.` : "the best play."));
+    const tiles = (text) => text.toUpperCase().replace(/\?/g, "□");
+    if (row.best_swap) {
+      line(`Best swap: give back ${tiles(row.best_swap.tiles)}, keep ${tiles(row.best_swap.leave) || "nothing"}: equity ${row.best_swap.equity}.`);
+    }
     if (!row.best.length) return;
     const list = document.createElement("ol");
     list.className = "cw-alternatives";
