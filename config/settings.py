@@ -51,6 +51,9 @@ SITE_URL = env.str("SITE_URL", default="http://localhost:8000").rstrip("/")
 
 INSTALLED_APPS = [
     "daphne",
+    # Before the admin: the admin ships registration/ templates (password reset, logged
+    # out) that would otherwise be used instead of the site's own.
+    "accounts",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -64,7 +67,6 @@ INSTALLED_APPS = [
     "template_partials",
     "axes",
     "csp",
-    "accounts",
     "games",
     "games.hunts",
     "games.crosswords",

@@ -151,7 +151,7 @@ class DictionaryRequestAdmin(admin.ModelAdmin):
     def supporter_list(self, obj):
         return ", ".join(str(u) for u in obj.supporters.all()) or "—"
 
-    @admin.display(description="")
+    @admin.display(description="decision")
     def decide_link(self, obj):
         if obj.status != Status.OPEN:
             return ""
