@@ -8,6 +8,7 @@ from config.realtime import user_group
 from config.websocket import JsonMessageConsumer
 
 from . import services
+from .my_games import awaiting_count
 
 
 class PresenceConsumer(JsonMessageConsumer):
@@ -22,6 +23,8 @@ class PresenceConsumer(JsonMessageConsumer):
             # A reconnecting page may have missed notifications: it resets its badge to this.
             count = await database_sync_to_async(_unread_count)(self.user)
             await self.send_json({"type": "notification.count", "count": count})
+            awaiting = await database_sync_to_async(awaiting_count)(self.user)
+            await self.send_json({"type": "games.awaiting", "count": awaiting})
         else:
             await self.send_json(await database_sync_to_async(services.presence_message)())
 
@@ -46,7 +49,12 @@ class PresenceConsumer(JsonMessageConsumer):
         await self.send_json({"type": "notification.count", "count": event["count"]})
 
     async def games_changed(self, event):
-        await self.send_json({"type": "games.changed", "game": event.get("game")})
+        """One of my games changed: the page hears it with my new badge count, counted here
+        once per socket, so the page asks for nothing more."""
+        awaiting = await database_sync_to_async(awaiting_count)(self.user)
+        await self.send_json(
+            {"type": "games.changed", "kind": event.get("kind"), "game": event.get("game"), "awaiting": awaiting}
+        )
 
 
 def _unread_count(user) -> int:

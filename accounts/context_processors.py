@@ -1,12 +1,15 @@
 from django.conf import settings
 from django.utils.functional import SimpleLazyObject
 
+from .my_games import awaiting_count
+
 
 def site(request):
-    """Site name and, for a signed-in player, the unread notification count.
+    """Site name and, for a signed-in player, the unread notification count and how many
+    games wait for them.
 
-    The count is counted only if a template shows it (the header): an htmx partial
-    makes no query for it.
+    Each is counted only if a template shows it (the header): an htmx partial makes no
+    query for it.
     """
     context = {"SITE_NAME": settings.SITE_NAME}
     user = getattr(request, "user", None)
@@ -14,4 +17,5 @@ def site(request):
         context["unread_notifications"] = SimpleLazyObject(
             lambda: user.notifications.filter(read_at__isnull=True).count()
         )
+        context["games_awaiting"] = SimpleLazyObject(lambda: awaiting_count(user))
     return context

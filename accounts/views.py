@@ -11,13 +11,14 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from chat import services as chat_services
 from config.errors import Refused
 from friends import selectors as friends_selectors
 from lexicon import services as lexicon_services
 
+from . import my_games as games_of_player
 from . import services
 from .forms import PasswordResetRequestForm, SettingsForm, SignUpForm
 from .models import User
@@ -68,6 +69,13 @@ def profile(request, username: str):
     player = get_object_or_404(User, username=username, is_active=True)
     following = friends_selectors.is_following(request.user, player)
     return render(request, "accounts/profile.html", {"player": player, "following": following})
+
+
+@login_required
+@require_GET
+def my_games(request):
+    """Every game the player is in, of every kind; the lists reload when one changes."""
+    return render(request, "accounts/my_games.html", {"games": games_of_player.my_games(user=request.user)})
 
 
 @login_required

@@ -108,7 +108,6 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "accounts.context_processors.site",
-                "games.crosswords.context_processors.my_games",
             ],
         },
     }

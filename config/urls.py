@@ -15,6 +15,8 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("hunts/", include("games.hunts.urls")),
     path("words/", include("lexicon.urls")),
+    # My games lists every kind of game; the crossword pages live under it.
+    path("games/", account_views.my_games, name="my_games"),
     path("games/", include("games.crosswords.urls")),
     path("tow/", include("games.tow.urls")),
     path("ratings/", include("games.ratings.urls")),

@@ -4,10 +4,8 @@ from . import views
 
 app_name = "crosswords"
 urlpatterns = [
-    path("", views.my_games, name="my_games"),
     path("new/", views.new_game, name="new"),
     path("bot/", views.play_bot, name="play_bot"),
-    path("awaiting/", views.awaiting, name="awaiting"),
     path("<int:pk>/", views.game, name="game"),
     path("<int:pk>/preview/", views.preview, name="preview"),
     path("<int:pk>/play/", views.play, name="play"),

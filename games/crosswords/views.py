@@ -29,20 +29,6 @@ def _bad(reason: str, status: int = 400) -> JsonResponse:
 
 
 @login_required
-@require_GET
-def my_games(request):
-    context = {"lists": selectors.my_games(user=request.user), "seeks": selectors.open_seeks(user=request.user)}
-    return render(request, "crosswords/my_games.html", context)
-
-
-@login_required
-@require_GET
-def awaiting(request):
-    """How many games await my move: the header badge asks when that may have changed."""
-    return JsonResponse({"count": selectors.games_awaiting_move_count(user=request.user)})
-
-
-@login_required
 def new_game(request):
     form = NewGameForm(request.POST or None, player=request.user)
     if request.method == "POST" and form.is_valid():

@@ -75,6 +75,23 @@ def open_tables() -> list[HuntTable]:
     return tables
 
 
+def player_tables(user) -> list[HuntTable]:
+    """The open tables ``user`` sits at (My games), newest first, with who sits there.
+
+    A daily challenge's table is left out: it is played from the daily page.
+    """
+    return list(
+        HuntTable.objects.exclude(status=TableStatus.CLOSED)
+        .filter(seats__user=user, seats__left_at__isnull=True, daily__isnull=True)
+        .prefetch_related(
+            Prefetch(
+                "seats", queryset=HuntSeat.objects.filter(left_at__isnull=True).select_related("user"), to_attr="seated"
+            )
+        )
+        .order_by("-created_at")[:20]
+    )
+
+
 def current_round(table_id: int) -> HuntRound | None:
     return HuntRound.objects.filter(table_id=table_id).order_by("-number").first()
 

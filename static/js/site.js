@@ -56,6 +56,22 @@
     });
   }
 
+  // The header's "My games" badge: games of any kind awaiting my move.
+  function showGamesAwaiting(count) {
+    const link = document.querySelector('[data-nav="my-games"]');
+    if (!link) return;
+    let badge = link.querySelector("[data-games-awaiting]");
+    if (!badge) {
+      if (!count) return;
+      badge = document.createElement("span");
+      badge.className = "badge"; badge.title = "Games awaiting your move";
+      badge.setAttribute("data-games-awaiting", "");
+      link.append(" ", badge);
+    }
+    badge.textContent = String(count);
+    badge.hidden = count === 0;
+  }
+
   let retry = 1000;
   function connect() {
     const ws = new WebSocket(wsBase + "/ws/presence/");
@@ -77,8 +93,13 @@
         if (badge) { badge.hidden = false; badge.textContent = String((parseInt(badge.textContent, 10) || 0) + 1); }
         toast(msg.text, msg.url);
         document.dispatchEvent(new CustomEvent("wordfall:notification", { detail: msg }));
+      } else if (msg.type === "games.awaiting") {
+        // Sent on every (re)connect: turns that came while away are counted too.
+        showGamesAwaiting(msg.count);
       } else if (msg.type === "games.changed") {
-        // One of my games changed: live lists (My games) refresh themselves (htmx trigger).
+        // One of my games changed: the message carries the new badge count, and live
+        // lists (My games) refresh themselves (htmx trigger).
+        if (typeof msg.awaiting === "number") showGamesAwaiting(msg.awaiting);
         document.dispatchEvent(new CustomEvent("wordfall:games-changed", { detail: msg }));
       }
     };

@@ -122,19 +122,20 @@ def test_actions_need_a_signed_in_player_and_post(client, duel):
     assert client.get(f"/games/{game.pk}/pass/").status_code == 405
 
 
-def test_the_badge_asks_how_many_games_await_my_move(client, duel):
+def test_the_badge_counts_the_games_awaiting_my_move(client, duel):
     """The count follows the turn: ann's before her move, bob's after; none once it is over."""
+    from accounts.my_games import awaiting_count
+
     game, ann, bob, play = duel
+    assert (awaiting_count(ann), awaiting_count(bob)) == (1, 0)
     client.force_login(ann)
-    assert client.get("/games/awaiting/").json() == {"count": 1}
     client.post(f"/games/{game.pk}/play/", {"placement": as_json(play), "move_count": 0})
-    assert client.get("/games/awaiting/").json() == {"count": 0}
+    assert (awaiting_count(ann), awaiting_count(bob)) == (0, 1)
     client.force_login(bob)
-    assert client.get("/games/awaiting/").json() == {"count": 1}
     client.post(f"/games/{game.pk}/resign/")
-    assert client.get("/games/awaiting/").json() == {"count": 0}
+    assert (awaiting_count(ann), awaiting_count(bob)) == (0, 0)
     client.logout()
-    assert client.get("/games/awaiting/").status_code == 302
+    assert client.get("/games/").status_code == 302
 
 
 def test_new_game_form_invites_and_my_games_lists_it(client, make_user):

@@ -179,7 +179,11 @@ async def test_my_games_hears_when_one_of_my_games_changes(ws_connect, make_user
         message = await ws.receive_json_from(timeout=5)
         if message["type"] == "games.changed":
             break
-    assert message == {"type": "games.changed", "game": game.pk}
+    # The badge count travels with the message: how many games await ann's move now.
+    from accounts.my_games import awaiting_count
+
+    assert message["game"] == game.pk
+    assert message["awaiting"] == await sync_to_async(awaiting_count)(ann)
 
     def page():
         client.force_login(ann)

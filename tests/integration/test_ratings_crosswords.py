@@ -134,7 +134,7 @@ def test_the_lobby_shows_each_seekers_rating_and_the_range(client, make_user):
         creator=ann, variant="wordgame", seconds_per_move=DAY, open_seats=1, ranked=True, rating_min=1500
     )
     client.force_login(bob)
-    page = client.get(reverse("crosswords:my_games")).content.decode()
+    page = client.get(reverse("my_games")).content.decode()
     assert 'data-rating="1633"' in page and "ranked" in page and "1500 or more" in page
 
 

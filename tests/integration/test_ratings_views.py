@@ -142,7 +142,7 @@ def test_crossword_game_over_and_lists_show_the_change(client, make_user):
     change = selectors.player_rating(ann, "wordgrid").rating - 1500
     game_page = client.get(reverse("crosswords:game", args=[game.pk])).content.decode()
     assert f'data-rating-change="{change}"' in game_page and f'data-rating-change="{-change}"' in game_page
-    assert f'data-rating-change="{change}"' in client.get(reverse("crosswords:my_games")).content.decode()
+    assert f'data-rating-change="{change}"' in client.get(reverse("my_games")).content.decode()
 
 
 def test_change_fragment_for_an_unrated_game_is_empty(client, make_user):

@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from accounts import my_games
 from games.engine import hunt
 from games.hunts import broadcasts
 from games.hunts.models import BotStrength, Game, HuntLexicon, HuntSeat, HuntTable, TableStatus
@@ -19,6 +20,12 @@ User = get_user_model()
 
 def _active_seats(table: HuntTable):
     return table.seats.filter(left_at__isnull=True)
+
+
+def _tell_players(table: HuntTable, *also: int) -> None:
+    """The people seated (and ``also`` those who just left) see the table in My games."""
+    people = _active_seats(table).filter(bot_strength="").values_list("user_id", flat=True)
+    my_games.games_changed([*people, *also], kind="hunt", game=table.pk)
 
 
 @transaction.atomic
@@ -93,6 +100,7 @@ def table_create(
     for strength in bots:
         _seat_bot(table, strength)
     broadcasts.lobby_changed()
+    _tell_players(table)
     return table
 
 
@@ -171,6 +179,7 @@ def table_join(*, table_id: int, user: User) -> HuntSeat:
         _free_kept_seat(table)
     broadcasts.table_changed(table.pk)
     broadcasts.lobby_changed()
+    _tell_players(table)
     return seat
 
 
@@ -237,6 +246,7 @@ def table_leave(*, table_id: int, user: User, seat_position: int | None = None) 
         table.save(update_fields=["status", "host"])
     broadcasts.table_changed(table.pk)
     broadcasts.lobby_changed()
+    _tell_players(table, user.pk)
 
 
 IDLE_AFTER = timedelta(minutes=15)

@@ -14,7 +14,7 @@ from django.db import transaction
 
 from accounts.services import notify
 from config import durations
-from config.realtime import broadcast_on_commit
+from config.realtime import broadcast_on_commit, user_group
 
 from ..models import Game
 
@@ -37,6 +37,9 @@ def _live(game: Game) -> bool:
 
 def game_changed(game: Game) -> None:
     broadcast_on_commit(game.group_name, {"type": "game.moved", "move_count": game.move_count, "status": game.status})
+    # Each player's open pages hear it on their own channel: My games and its badge.
+    for user_id in game.seats.exclude(user=None).exclude(user__is_bot=True).values_list("user_id", flat=True):
+        broadcast_on_commit(user_group(user_id), {"type": "games.changed", "game": game.pk})
 
 
 def _email(game: Game, subject: str, body: str) -> dict:
