@@ -55,6 +55,25 @@ def fresh_channel_layer():
     channel_layers.backends.clear()
 
 
+@pytest.fixture(autouse=True)
+def current_celery_app_kept():
+    """A test that makes a Celery app of its own must leave the project's app current.
+
+    Every ``shared_task`` sends through the current app, so a probe app made current (the
+    default of ``Celery(...)``) would send the later tests' tasks to its broker. Make such
+    apps with ``set_as_current=False``; this names the test that forgot and puts it right.
+    """
+    from celery import _state
+
+    before = _state.get_current_app()
+    yield
+    after = _state.get_current_app()
+    project = sys.modules.get("config.celery")
+    if after is not before and (project is None or after is not project.app):
+        before.set_current()
+        pytest.fail(f"the test left its Celery app {after.main!r} current; make it with set_as_current=False")
+
+
 @pytest.fixture
 def make_user(django_user_model):
     """Create players: ``make_user("ann")``; the password is always ``"correct-horse-9"``."""

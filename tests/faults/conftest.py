@@ -70,7 +70,10 @@ class FaultSite(LiveSite):
         """Whether a worker answers a control ping over the private broker within ``timeout``."""
         from celery import Celery
 
-        probe = Celery("fault-probe", broker=self.redis.url)
+        # Not the current app: ``shared_task`` proxies send through the current app, so
+        # every later ``.delay()`` in this process would go to this test's Redis, stopped
+        # when the test ends (the browser tests that ran after these could not send).
+        probe = Celery("fault-probe", broker=self.redis.url, set_as_current=False)
         try:
             return bool(wait_until(lambda: probe.control.ping(timeout=1.0), timeout, step=0.5))
         finally:
