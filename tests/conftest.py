@@ -140,6 +140,10 @@ def celery_worker_running():
 
     from config.celery import app
 
+    if LIVE_SITES:
+        # Its worker process consumes the same queue and would take this test's tasks,
+        # doing their work (an email to its console, say) where the test cannot see it.
+        raise RuntimeError("a live site is running: its worker would take this worker's tasks")
     with start_worker(app, pool="threads", concurrency=2, perform_ping_check=False, shutdown_timeout=20):
         yield
 
@@ -219,9 +223,24 @@ class LiveSite:
                 process.kill()
 
 
+# The live sites running now, whose worker consumes this process's Celery queue.
+LIVE_SITES: list[LiveSite] = []
+
+
 @pytest.fixture(scope="session")
 def live_site(django_db_setup, django_db_blocker):
-    """The whole platform in server mode on the test database (use with ``transactional_db``)."""
+    """The whole platform in server mode on the test database (use with ``transactional_db``).
+
+    It runs to the end of the session, so only the browser tests, which run last, use it;
+    tests/integration/conftest.py gives the integration tests one per module.
+    """
+    with live_site_running() as site:
+        yield site
+
+
+@contextmanager
+def live_site_running():
+    """Start a ``LiveSite`` on the test database and Redis; stop it on leaving."""
     from django.conf import settings
 
     from config.celery import app
@@ -236,8 +255,12 @@ def live_site(django_db_setup, django_db_blocker):
     # rows long flushed: the live worker must not run them against this phase's rows.
     app.control.purge()
     site = LiveSite(env).start()
-    yield site
-    site.stop()
+    LIVE_SITES.append(site)
+    try:
+        yield site
+    finally:
+        LIVE_SITES.remove(site)
+        site.stop()
 
 
 def _database_url(db: dict) -> str:
