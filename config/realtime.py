@@ -8,6 +8,7 @@ because the channel layer is shared.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import threading
@@ -42,6 +43,16 @@ class ServerLoopMiddleware:
 def user_group(user_id: int) -> str:
     """The group every open tab of one player is in."""
     return f"user.{user_id}"
+
+
+def encoded(message: dict, **routing) -> dict:
+    """``message`` as a group event whose sockets send its ``text`` as it is.
+
+    The JSON is made once for every socket of the group instead of once per socket;
+    ``routing`` carries what a consumer reads to decide whether to send it (the handler
+    is named by the message's own ``type``).
+    """
+    return {"type": message["type"], "text": json.dumps(message, separators=(",", ":")), **routing}
 
 
 def broadcast(group: str, message: dict) -> None:

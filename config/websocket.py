@@ -101,3 +101,7 @@ class JsonMessageConsumer(AsyncWebsocketConsumer):
 
     async def send_json(self, content) -> None:
         await self.send(text_data=json.dumps(content, separators=(",", ":")))
+
+    async def send_encoded(self, event) -> None:
+        """Send a group event made by ``config.realtime.encoded``: its text is already JSON."""
+        await self.send(text_data=event["text"])

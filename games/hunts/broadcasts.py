@@ -12,7 +12,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.template.loader import render_to_string
 
-from config.realtime import broadcast
+from config.realtime import broadcast, encoded
 
 LOBBY_GROUP = "hunts.lobby"
 logger = logging.getLogger(__name__)
@@ -56,7 +56,8 @@ def send_table_state(table_id: int, before: dict | None = None) -> None:
     Watchers and players share one message on the table's group; in Classic each player
     also gets the state with their own words on their own group, and their sockets skip
     the shared one (``private`` lists them). ``before``, a message sent just ahead of the
-    state on every socket, keeps the two in order.
+    state on every socket (encoded once), keeps the two in order. The state itself is
+    encoded per socket: it carries who is looking and the time now.
     """
     from games.hunts import selectors
     from games.hunts.models import HuntTable
@@ -70,10 +71,11 @@ def send_table_state(table_id: int, before: dict | None = None) -> None:
         state = None
     if state is None:
         if before is not None:
-            broadcast(table_group(table_id), before)
+            broadcast(table_group(table_id), encoded(before))
         return
     private = selectors.private_players(state)
-    event = {"type": "table.state", "before": before, "private": private}
+    before_text = encoded(before)["text"] if before is not None else None
+    event = {"type": "table.state", "before": before_text, "private": private}
     broadcast(table_group(table_id), {**event, "state": selectors.private_state(state, None)})
     for user_id in private:
         own = selectors.private_state(state, user_id)
@@ -88,7 +90,8 @@ def watchers_changed(table_id: int) -> None:
     def send() -> None:
         from games.hunts import selectors
 
-        broadcast(table_group(table_id), {"type": "table.watchers", "count": selectors.watcher_count(table_id)})
+        count = selectors.watcher_count(table_id)
+        broadcast(table_group(table_id), encoded({"type": "table.watchers", "count": count}))
 
     transaction.on_commit(send)
 
@@ -120,13 +123,19 @@ def bot_turn_planned(round_id: int, user_id: int, *, turn: int, at) -> None:
 
 
 def word_found(game_round, user, *, word: str, points: int, path, bonuses) -> None:
-    """Rampage: everyone sees the find. Classic: everyone sees the count, the finder the word."""
+    """Rampage: everyone sees the find. Classic: everyone sees the count, the finder the word.
+
+    ``game_round`` is anything with the round's ``pk``, ``table_id`` and ``game`` (a
+    ``HuntRound`` or the submit path's ``RoundFacts``). Each message is encoded once
+    for all its sockets; the finder's sockets skip the find they were answered with,
+    which ``user_id``, ``round_id`` and ``word`` beside the text let them see.
+    """
     from games.hunts.models import FoundWord, Game
 
-    table_id = game_round.table_id
+    table_id, round_id = game_round.table_id, game_round.pk
     found = {
         "type": "round.found",
-        "round_id": game_round.pk,
+        "round_id": round_id,
         "word": word,
         "points": points,
         "user_id": user.pk,
@@ -134,15 +143,16 @@ def word_found(game_round, user, *, word: str, points: int, path, bonuses) -> No
         "bonuses": list(bonuses),
         "path": [list(square) for square in path],
     }
+    finder = {"round_id": round_id, "user_id": user.pk, "word": word}
     if game_round.game == Game.RAMPAGE:
-        transaction.on_commit(lambda: broadcast(table_group(table_id), found))
+        transaction.on_commit(lambda: broadcast(table_group(table_id), encoded(found, **finder)))
         return
-    count = FoundWord.objects.filter(round=game_round, user_id=user.pk).count()
-    counted = {"type": "round.count", "round_id": game_round.pk, "user_id": user.pk, "count": count}
+    count = FoundWord.objects.filter(round_id=round_id, user_id=user.pk).count()
+    counted = {"type": "round.count", "round_id": round_id, "user_id": user.pk, "count": count}
 
     def send() -> None:
-        broadcast(player_group(table_id, user.pk), {**found, "type": "round.mine"})
-        broadcast(table_group(table_id), counted)
+        broadcast(player_group(table_id, user.pk), encoded({**found, "type": "round.mine"}, **finder))
+        broadcast(table_group(table_id), encoded(counted))
 
     transaction.on_commit(send)
 

@@ -141,14 +141,14 @@ class TableConsumer(ChatMixin, JsonMessageConsumer):
         if not event.get("own") and user_id in event["private"]:
             return  # this player's own copy comes on their own group
         if event.get("before"):
-            await self.send_json(event["before"])
+            await self.send(text_data=event["before"])
         await self.send_json(selectors.for_viewer(event["state"], user_id))
 
     async def table_changed(self, event):
         await self._send_state()
 
     async def table_watchers(self, event):
-        await self.send_json(event)
+        await self.send_encoded(event)
 
     def _answered(self, event) -> bool:
         key = (event["round_id"], event["word"])
@@ -159,14 +159,14 @@ class TableConsumer(ChatMixin, JsonMessageConsumer):
 
     async def round_found(self, event):
         if not self._answered(event):
-            await self.send_json(event)
+            await self.send_encoded(event)
 
     async def round_mine(self, event):
         if not self._answered(event):
-            await self.send_json(event)
+            await self.send_encoded(event)
 
     async def round_count(self, event):
-        await self.send_json(event)
+        await self.send_encoded(event)
 
     async def round_ended(self, event):
-        await self.send_json(event)
+        await self.send_encoded(event)

@@ -14,12 +14,38 @@ from datetime import timedelta
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.db import connections
 from django.db.backends.utils import CursorWrapper
 
 from games.hunts import services
 from games.hunts.models import BotStrength
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+@pytest.fixture(autouse=True)
+async def worker_connections_closed():
+    """Close the database connections the consumers opened in threads of their own.
+
+    channels.testing stops ``database_sync_to_async`` from closing connections while a
+    communicator is awaited, so each worker thread keeps one open after the test, and
+    the test database could not be dropped at the end of the run ("being accessed by
+    other users"). One close per thread: each waits for the others, so no thread runs two.
+    """
+    yield
+    await sync_to_async(connections.close_all)()  # the one thread of thread-sensitive calls
+    loop = asyncio.get_running_loop()
+    executor = getattr(loop, "_default_executor", None)
+    threads = len(getattr(executor, "_threads", ()))
+    if not threads:
+        return
+    all_there = threading.Barrier(threads)
+
+    def close():
+        connections.close_all()
+        all_there.wait(timeout=10)
+
+    await asyncio.gather(*(loop.run_in_executor(None, close) for _ in range(threads)))
 
 
 @contextmanager

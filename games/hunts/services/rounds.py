@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import re
 import secrets
+import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import lru_cache
 
 from django.core.cache import cache
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from games.engine import hunt
@@ -104,6 +105,7 @@ def round_start(*, table_id: int, by, now: datetime | None = None) -> HuntRound:
         starts_at=starts_at,
         deadline=starts_at + timedelta(seconds=table.round_seconds),
     )
+    forget_round(game_round.pk)
     RoundPlayer.objects.bulk_create(
         RoundPlayer(
             round=game_round,
@@ -182,8 +184,10 @@ def round_submit(*, round_id: int, user, word=None, path=None, now: datetime | N
     """A seated player submits a word: dragged (``path``) or typed (``word``).
 
     Untrusted input is checked here and refused with a reason; nothing changes unless
-    the word is accepted. In Rampage the unique constraint on (round, word) decides who
-    was first.
+    the word is accepted. Everything that can be judged from the round's fixed facts
+    (its board, its pinned lexicon version, its seats) is judged before the database is
+    asked; storing the word is then one short statement (``_store_find``), in which the
+    unique constraint on (round, word) decides who was first in Rampage.
     """
     now = now or timezone.now()
     if user is None or not user.is_authenticated:
@@ -203,66 +207,175 @@ def round_submit(*, round_id: int, user, word=None, path=None, now: datetime | N
     if not user.is_bot and _rate_limited(user.pk, now):
         return SubmitResult("refused", reason="Too many submissions; slow down.")
 
-    try:
-        return _submit(round_id=round_id, user=user, word=word, path=path, now=now)
-    except _Taken as taken:
-        return _taken(round_id, user, taken.word)
-
-
-class _Taken(Exception):
-    """The unique constraint said someone (maybe this player) has the word already."""
-
-    def __init__(self, word: str):
-        super().__init__(word)
-        self.word = word
-
-
-@transaction.atomic
-def _submit(*, round_id: int, user, word: str | None, path: hunt.Path | None, now: datetime) -> SubmitResult:
-    _round_lock(round_id, shared=True)
-    player = RoundPlayer.objects.select_related("round").filter(round_id=round_id, user_id=user.pk).first()
-    if player is None:
-        if HuntRound.objects.filter(pk=round_id).exists():
-            return SubmitResult("refused", reason="You are not playing in this round.")
+    facts = round_facts(round_id)
+    if facts is None or facts.refusal(user.pk, now, word) is not None:
+        facts = round_facts(round_id, fresh=True)  # a kept copy never refuses on its own
+    for _ in range(2):
+        if facts is None:
+            return SubmitResult("refused", reason="No such round.")
+        refusal = facts.refusal(user.pk, now, word)
+        if refusal is not None:
+            return refusal
+        judged = _judge(facts, word, path)
+        if judged.outcome != "accepted":
+            return judged
+        if _store_find(facts, user.pk, judged, now):
+            broadcasts.word_found(
+                facts, user, word=judged.word, points=judged.points, path=judged.path, bonuses=judged.bonuses
+            )
+            return judged
+        # Not stored: the word is taken, or the round is not what it was when read.
+        fresh = round_facts(round_id, fresh=True)
+        if fresh is not None and fresh.refusal(user.pk, now, word) is None and fresh.verdict == facts.verdict:
+            break
+        facts = fresh  # judge again on the round as it is now
+    if facts is None:
         return SubmitResult("refused", reason="No such round.")
-    game_round = player.round
-    if game_round.status != RoundStatus.PLAYING or now >= game_round.deadline:
-        return SubmitResult("late", word=word or "", reason="Time is up.")
-    if now < game_round.starts_at:
-        return SubmitResult("refused", reason="The round has not started yet.")
-    board = board_of(game_round.board)
+    return facts.refusal(user.pk, now, word) or _taken(facts, user, judged.word)
+
+
+@dataclass(frozen=True)
+class RoundFacts:
+    """A round as a submission is judged against it: board, rules, seats and times.
+
+    Board, rules and seats are fixed when the round is created, so each process keeps
+    them (``round_facts``). The status and times are only a first answer: the statement
+    that stores a find checks them again in the database, with the verdict's facts.
+    """
+
+    pk: int
+    table_id: int
+    game: str
+    size: int
+    board_text: str
+    lexicon_code: str
+    lexicon_version: int
+    min_length: int
+    status: str
+    starts_at: datetime
+    deadline: datetime
+    player_ids: frozenset[int]
+
+    @property
+    def verdict(self) -> tuple:
+        """The facts a word's verdict and points depend on."""
+        return (self.board_text, self.game, self.size, self.lexicon_code, self.lexicon_version, self.min_length)
+
+    def refusal(self, user_id: int, now: datetime, word: str | None) -> SubmitResult | None:
+        """Why ``user_id`` may not submit at ``now``, or None."""
+        if user_id not in self.player_ids:
+            return SubmitResult("refused", reason="You are not playing in this round.")
+        if self.status != RoundStatus.PLAYING or now >= self.deadline:
+            return SubmitResult("late", word=word or "", reason="Time is up.")
+        if now < self.starts_at:
+            return SubmitResult("refused", reason="The round has not started yet.")
+        return None
+
+
+ROUND_FACTS_KEPT = 4096
+_facts_kept: dict[int, RoundFacts] = {}
+_facts_lock = threading.Lock()
+
+
+def round_facts(round_id: int, *, fresh: bool = False) -> RoundFacts | None:
+    """The round's facts, read once per process (again with ``fresh``); None if there is no such round."""
+    if not fresh:
+        facts = _facts_kept.get(round_id)
+        if facts is not None:
+            return facts
+    row = (
+        HuntRound.objects.filter(pk=round_id)
+        .values_list(
+            "table_id",
+            "game",
+            "size",
+            "board",
+            "lexicon_code",
+            "lexicon_version",
+            "min_length",
+            "status",
+            "starts_at",
+            "deadline",
+        )
+        .first()
+    )
+    if row is None:
+        forget_round(round_id)
+        return None
+    players = frozenset(RoundPlayer.objects.filter(round_id=round_id).values_list("user_id", flat=True))
+    facts = RoundFacts(round_id, *row, player_ids=players)
+    with _facts_lock:
+        _facts_kept.pop(round_id, None)
+        while len(_facts_kept) >= ROUND_FACTS_KEPT:
+            del _facts_kept[next(iter(_facts_kept))]  # the longest kept
+        _facts_kept[round_id] = facts
+    return facts
+
+
+def forget_round(round_id: int) -> None:
+    """Drop this process's copy of a round's facts (a new round may reuse a rolled-back id)."""
+    with _facts_lock:
+        _facts_kept.pop(round_id, None)
+
+
+def _judge(facts: RoundFacts, word: str | None, path: hunt.Path | None) -> SubmitResult:
+    """The engine's verdict on a word or path on the round's board, with its points if good."""
+    board = board_of(facts.board_text)
     if path is not None:
         problem = hunt.path_problem(board, path)
         if problem:
             return SubmitResult("invalid", reason=problem[0].upper() + problem[1:] + ".")
         word = hunt.spell(board, path)
-    if len(word) < game_round.min_length:
-        return SubmitResult("invalid", word=word, reason=f"Too short: at least {game_round.min_length} letters.")
-    lex = get_lexicon(game_round.lexicon_code, game_round.lexicon_version)
-    if word not in lex:
+    if len(word) < facts.min_length:
+        return SubmitResult("invalid", word=word, reason=f"Too short: at least {facts.min_length} letters.")
+    if word not in get_lexicon(facts.lexicon_code, facts.lexicon_version):
         return SubmitResult("invalid", word=word, reason=f"{word.upper()} is not in the word list.")
     if path is None:
         path = hunt.find_path(board, word)
         if path is None:
             return SubmitResult("invalid", word=word, reason=f"{word.upper()} is not on the board.")
-    rampage = game_round.game == Game.RAMPAGE
-    points = hunt.word_points(hunt.rules_for(game_round.game, game_round.size), board, word, path)
-    bonuses = hunt.bonuses_used(board, path)
-    try:
-        FoundWord.objects.create(
-            round=game_round,
-            user_id=user.pk,
-            word=word,
-            path=path_to_text(board, path),
-            points=points,
-            bonuses=" ".join(bonuses),
-            exclusive=rampage,
-            found_at=now,
-        )
-    except IntegrityError:
-        raise _Taken(word) from None  # leaving the atomic block rolls the transaction back
-    broadcasts.word_found(game_round, user, word=word, points=points, path=path, bonuses=bonuses)
-    return SubmitResult("accepted", word=word, points=points, path=path, bonuses=bonuses)
+    points = hunt.word_points(hunt.rules_for(facts.game, facts.size), board, word, path)
+    return SubmitResult("accepted", word=word, points=points, path=path, bonuses=hunt.bonuses_used(board, path))
+
+
+def _store_find(facts: RoundFacts, user_id: int, find: SubmitResult, now: datetime) -> bool:
+    """Store ``find``, judged on ``facts``; False if nothing was stored.
+
+    One INSERT … SELECT stores it only while the round is playing at ``now`` with the
+    player seated and the facts of the verdict unchanged, and only if the word is free:
+    a concurrent equal word waits on the unique constraint (Rampage: one finder per
+    word; Classic: a word once per list) for the first to commit, then is not stored
+    (ON CONFLICT DO NOTHING). The ORM cannot say INSERT … SELECT, hence the SQL.
+    """
+    connection = transaction.get_connection()
+    found, rounds, players = (model._meta.db_table for model in (FoundWord, HuntRound, RoundPlayer))
+    insert = (
+        f"INSERT INTO {found} (round_id, user_id, word, path, points, bonuses, exclusive, crossed_off, found_at) "
+        f"SELECT r.id, %s, %s, %s, %s, %s, %s, %s, %s FROM {rounds} r "
+        "WHERE r.id = %s AND r.status = %s AND r.starts_at <= %s AND r.deadline > %s AND r.board = %s "
+        "AND r.game = %s AND r.size = %s AND r.lexicon_code = %s AND r.lexicon_version = %s AND r.min_length = %s "
+        f"AND EXISTS (SELECT 1 FROM {players} p WHERE p.round_id = r.id AND p.user_id = %s) "
+        "ON CONFLICT DO NOTHING RETURNING id"
+    )
+    at = connection.ops.adapt_datetimefield_value(now)
+    board = board_of(facts.board_text)
+    path = path_to_text(board, find.path)
+    rampage = facts.game == Game.RAMPAGE
+    params = [user_id, find.word, path, find.points, " ".join(find.bonuses), rampage, False, at]
+    params += [facts.pk, RoundStatus.PLAYING.value, at, at, *facts.verdict, user_id]
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            # The round's shared lock first (see _round_lock), in the same round trip.
+            # Outside a transaction the statements of one simple query are one
+            # transaction; the lock is taken before the INSERT's snapshot, so a
+            # round_end has either not begun totalling or has committed the round as
+            # finished, which the INSERT then sees.
+            lock = "SELECT pg_advisory_xact_lock_shared(%s::bigint); "
+            cursor.execute(lock + insert, [round_lock_key(facts.pk), *params])
+            cursor.nextset()
+        else:  # SQLite serialises writers; one statement is one transaction
+            cursor.execute(insert, params)
+        return cursor.fetchone() is not None
 
 
 # The hunts' namespace ("hunt") in the high half of a round's advisory lock key.
@@ -296,12 +409,11 @@ def _round_lock(round_id: int, *, shared: bool) -> None:
             cursor.execute(f"SELECT {function}(%s::bigint)", [round_lock_key(round_id)])
 
 
-def _taken(round_id: int, user, word: str) -> SubmitResult:
-    found = FoundWord.objects.filter(round_id=round_id, word=word).select_related("user", "round").order_by("pk")
-    first = found.first()
+def _taken(facts: RoundFacts, user, word: str) -> SubmitResult:
+    first = FoundWord.objects.filter(round_id=facts.pk, word=word).select_related("user").order_by("pk").first()
     if first is None:
         return SubmitResult("taken", word=word, reason=f"{word.upper()} is already taken.")
-    if first.round.game == Game.CLASSIC:
+    if facts.game == Game.CLASSIC:
         return SubmitResult("taken", word=word, reason=f"{word.upper()} is already on your list.")
     if first.user_id == user.pk:
         return SubmitResult("taken", word=word, reason=f"You already found {word.upper()}.")
