@@ -20,6 +20,10 @@
   let refocus = false;       // a move made from the keyboard gives the focus back to the board
   let touchDrag = null;      // {btn, id, x, y, ghost, over}: a rack tile under a finger
   let dragEnded = 0;         // when a touch drag ended: the click that may follow is not a tap
+  let zoom = 1;              // how much the board is enlarged in its frame (1: the whole board)
+  let zoomView = { x: 0, y: 0 };  // the board point at the frame's top left, in zoom-1 pixels
+  let gesture = null;        // fingers on the board: {mode: "tap"|"pan"|"pinch"|"done", ...}
+  let lastTap = null;        // {time, x, y, cursor}: the first tap of a possible double tap
 
   const $ = (sel, el) => (el || area).querySelector(sel);
   const $$ = (sel, el) => Array.from((el || area).querySelectorAll(sel));
@@ -54,6 +58,7 @@
     document.title = document.title.replace(/^● /, "");
     if (area.dataset.myTurn === "1") document.title = "● " + document.title;
     if (lastError) { showError(lastError); lastError = ""; }
+    restoreZoom();
     if (refocus) {
       refocus = false;
       const board = $("[data-board]");
@@ -152,6 +157,7 @@
     const sq = square(cursor.row, cursor.col);
     if (!sq) { cursor = null; return; }
     sq.classList.add("cursor"); sq.classList.toggle("down", cursor.down);
+    if (zoom > 1) sq.scrollIntoView({ block: "nearest", inline: "nearest" });
   }
 
   // The next empty square along the cursor's line, skipping tiles already down.
@@ -444,7 +450,8 @@
   // -- events ---------------------------------------------------------------------------
 
   root.addEventListener("click", (event) => {
-    if (Date.now() - dragEnded < 400 && event.target.closest("[data-rack], [data-board]")) return;
+    // Only the click that ends a drag, pan, pinch or double tap is skipped.
+    if (Date.now() - dragEnded < 400 && event.target.closest("[data-rack], [data-board]")) { dragEnded = 0; return; }
     const t = event.target.closest("button, [data-square]");
     if (!t || !area || !area.contains(t)) return;
     if (t.matches("[data-rack] .rt")) { if (!t.classList.contains("used")) selectTile(t); return; }
@@ -474,6 +481,7 @@
     if (t.matches("[data-resign-confirm]")) return act(root.dataset.resignUrl, {}, t);
     if (t.matches("[data-dialog-close]")) return t.closest("dialog").close();
     if (t.matches("[data-replay-step]")) return replayStep(t.dataset.replayStep);
+    if (t.matches("[data-zoom-toggle]")) return glideZoom(zoom > 1 ? 1 : TAP_ZOOM);
   });
 
   // Keyboard: a letter picks that rack tile (a blank if none), Backspace takes back the
@@ -578,6 +586,7 @@
       touchDrag.over = sq && area.contains(sq) ? sq : null;
       if (touchDrag.over) touchDrag.over.classList.add("drop-target");
     }
+    edgePan(event.clientX, event.clientY);
   });
   root.addEventListener("pointerup", (event) => {
     if (!touchDrag || event.pointerId !== touchDrag.id) return;
@@ -589,6 +598,168 @@
     if (place(btn, over)) showError(""); else refuse(over);
   });
   root.addEventListener("pointercancel", endTouchDrag);
+
+  // -- zoom: pinch, double-tap or the Zoom button (phones) ------------------------------
+  // The board grows inside its frame, which keeps the size of the whole board and scrolls
+  // (one finger pans); the edges' letters and numbers stay in view. Every page starts at
+  // zoom 1, the whole board; the zoom and the part shown survive the play area's reloads.
+  const TAP_ZOOM = 2, MAX_ZOOM = 3;
+  const lessMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+  const frame = () => area && $("[data-frame]");
+
+  // The edge letters' row height and the numbers' column width: the board starts after them.
+  function edgeSizes(f) {
+    return { w: f.querySelector(".cw-rows").offsetWidth, h: f.querySelector(".cw-cols").offsetHeight };
+  }
+
+  function drawZoom(f) {
+    const zoomed = zoom > 1;
+    // The frame keeps the height of the whole board, which is as high as it is wide.
+    const e = edgeSizes(f);
+    f.style.height = zoomed ? `${e.h + f.offsetWidth - e.w}px` : "";
+    f.classList.toggle("zoomed", zoomed);
+    f.style.setProperty("--zoom", String(zoom));
+    const button = $("[data-zoom-toggle]");
+    if (button) button.textContent = zoomed ? "Zoom out" : "Zoom in";
+  }
+
+  // Zoom to ``next`` keeping the board point under (fx, fy), a point of the frame in
+  // screen pixels from its top left corner, where it is (the frame's middle by default).
+  function setZoom(next, fx, fy) {
+    const f = frame();
+    if (!f) return;
+    const e = edgeSizes(f);
+    if (fx === undefined) { fx = e.w + (f.clientWidth - e.w) / 2; fy = e.h + (f.clientHeight - e.h) / 2; }
+    const ux = (f.scrollLeft + fx - e.w) / zoom, uy = (f.scrollTop + fy - e.h) / zoom;
+    zoom = Math.min(MAX_ZOOM, Math.max(1, next));
+    drawZoom(f);
+    f.scrollLeft = ux * zoom + e.w - fx;
+    f.scrollTop = uy * zoom + e.h - fy;
+    keepZoomView(f);
+  }
+
+  function keepZoomView(f) { zoomView = { x: f.scrollLeft / zoom, y: f.scrollTop / zoom }; }
+
+  function restoreZoom() {
+    const f = frame();
+    if (!f) return;
+    drawZoom(f);
+    if (zoom > 1) { f.scrollLeft = zoomView.x * zoom; f.scrollTop = zoomView.y * zoom; }
+  }
+
+  // The button and a double tap glide to their zoom, unless the system asks for less motion.
+  function glideZoom(target, fx, fy) {
+    if (lessMotion.matches) { setZoom(target, fx, fy); return; }
+    const from = zoom, start = performance.now(), length = 180;
+    const step = (now) => {
+      const t = Math.min(1, (now - start) / length);
+      setZoom(from + (target - from) * (1 - (1 - t) * (1 - t)), fx, fy);
+      if (t < 1) requestAnimationFrame(step);
+    };
+    requestAnimationFrame(step);
+  }
+
+  function framePoint(f, x, y) {
+    const box = f.getBoundingClientRect();
+    return [x - box.left, y - box.top];
+  }
+
+  // A tile dragged to the edge of a zoomed board moves the board along.
+  function edgePan(x, y) {
+    const f = frame();
+    if (!f || zoom <= 1) return;
+    const box = f.getBoundingClientRect(), margin = 28, step = 10;
+    if (x < box.left || x > box.right || y < box.top || y > box.bottom) return;
+    if (x < box.left + margin) f.scrollLeft -= step; else if (x > box.right - margin) f.scrollLeft += step;
+    if (y < box.top + margin) f.scrollTop -= step; else if (y > box.bottom - margin) f.scrollTop += step;
+    keepZoomView(f);
+  }
+
+  function fingers() { return Array.from(gesture.points.values()); }
+
+  function startPinch(f) {
+    const [a, b] = fingers();
+    const e = edgeSizes(f);
+    const [mx, my] = framePoint(f, (a.x + b.x) / 2, (a.y + b.y) / 2);
+    gesture.mode = "pinch";
+    gesture.distance = Math.max(1, Math.hypot(a.x - b.x, a.y - b.y));
+    gesture.zoom = zoom;
+    // The board point between the fingers, in zoom-1 pixels: it stays between them.
+    gesture.ux = (f.scrollLeft + mx - e.w) / zoom;
+    gesture.uy = (f.scrollTop + my - e.h) / zoom;
+  }
+
+  function movePinch(f) {
+    const [a, b] = fingers();
+    const e = edgeSizes(f);
+    const [mx, my] = framePoint(f, (a.x + b.x) / 2, (a.y + b.y) / 2);
+    zoom = Math.min(MAX_ZOOM, Math.max(1, gesture.zoom * Math.hypot(a.x - b.x, a.y - b.y) / gesture.distance));
+    drawZoom(f);
+    f.scrollLeft = gesture.ux * zoom + e.w - mx;
+    f.scrollTop = gesture.uy * zoom + e.h - my;
+    keepZoomView(f);
+  }
+
+  root.addEventListener("pointerdown", (event) => {
+    if (event.pointerType === "mouse") return;
+    const f = event.target.closest && event.target.closest("[data-frame]");
+    if (!f || f !== frame()) return;
+    if (!gesture) {
+      gesture = { mode: "tap", points: new Map(), x: event.clientX, y: event.clientY, left: f.scrollLeft, top: f.scrollTop };
+    }
+    gesture.points.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    if (gesture.points.size === 2 && gesture.mode !== "done") startPinch(f);
+  });
+
+  root.addEventListener("pointermove", (event) => {
+    if (!gesture || !gesture.points.has(event.pointerId)) return;
+    gesture.points.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    const f = frame();
+    if (!f) return;
+    if (gesture.mode === "pinch") { event.preventDefault(); movePinch(f); return; }
+    // At zoom 1 a finger on the board scrolls the page, as anywhere else.
+    if (zoom <= 1 || gesture.mode === "done" || gesture.points.size > 1) return;
+    const dx = event.clientX - gesture.x, dy = event.clientY - gesture.y;
+    if (gesture.mode === "tap" && Math.hypot(dx, dy) < 8) return;
+    gesture.mode = "pan";
+    f.scrollLeft = gesture.left - dx;
+    f.scrollTop = gesture.top - dy;
+    keepZoomView(f);
+  });
+
+  function endGesture(event) {
+    if (!gesture || !gesture.points.has(event.pointerId)) return;
+    gesture.points.delete(event.pointerId);
+    const { mode } = gesture;
+    if (mode === "pan" || mode === "pinch") dragEnded = Date.now();  // no tap on a square
+    if (mode === "pinch") {
+      gesture.mode = "done";  // the finger left on the board does not pan on its own
+      if (zoom < 1.1) setZoom(1);
+    }
+    if (gesture.points.size) return;
+    gesture = null;
+    if (mode !== "tap" || event.type !== "pointerup") return;
+    // A double tap zooms in on the tapped squares (or back out), unless a rack tile is
+    // chosen: then a tap puts it down.
+    const now = Date.now(), f = frame();
+    if (lastTap && now - lastTap.time < 350 && Math.hypot(event.clientX - lastTap.x, event.clientY - lastTap.y) < 30 && f) {
+      dragEnded = now;  // the second tap's click is not a tap on a square
+      const before = lastTap.cursor;
+      lastTap = null;
+      setCursor(before);
+      const [fx, fy] = framePoint(f, event.clientX, event.clientY);
+      glideZoom(zoom > 1 ? 1 : TAP_ZOOM, fx, fy);
+      return;
+    }
+    lastTap = selected || touchDrag ? null : { time: now, x: event.clientX, y: event.clientY, cursor };
+  }
+  root.addEventListener("pointerup", endGesture);
+  root.addEventListener("pointercancel", endGesture);
+
+  window.addEventListener("resize", () => { if (zoom > 1 && frame()) restoreZoom(); });
+  root.addEventListener("scroll", (event) => {
+    if (event.target === frame()) keepZoomView(event.target);
+  }, true);
 
   // A "your turn" toast for the game on screen covers the rack for nothing: the board
   // already shows it.
