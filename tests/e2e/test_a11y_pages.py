@@ -6,6 +6,11 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from django.contrib.auth import get_user_model
+from django.contrib.auth.tokens import default_token_generator
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
+
 from accounts.services import notify
 from chat import services as chat_services
 from friends import services as friends_services
@@ -41,6 +46,17 @@ def test_signed_out_pages_pass_axe(page, make_user):
     page.get_by_role("button", name="Send the link").click()
     page.wait_for_url("**/done/")
     found["password reset sent"] = axe_violations(page)
+    # The link from the email: choosing a new password, then done.
+    ann = get_user_model().objects.get(username="ann")
+    uid, token = urlsafe_base64_encode(force_bytes(ann.pk)), default_token_generator.make_token(ann)
+    page.goto(f"/accounts/reset/{uid}/{token}/")
+    page.wait_for_url("**/set-password/")
+    found["choose a new password"] = axe_violations(page)
+    page.get_by_label("New password", exact=True).fill("another-horse-42")
+    page.get_by_label("New password confirmation").fill("another-horse-42")
+    page.get_by_role("button", name="Set password").click()
+    page.wait_for_url("**/reset/done/")
+    found["password changed"] = axe_violations(page)
     assert found == {name: [] for name in found}
 
 
@@ -84,6 +100,8 @@ def test_player_pages_pass_axe(page, make_user):
             f"/games/{over.pk}/",
             f"/tow/{tow.pk}/",
             "/words/requests/",
+            "/ratings/",
+            "/ratings/rampage/",
         ],
         found,
     )
