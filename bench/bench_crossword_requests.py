@@ -35,6 +35,8 @@ import sys
 import time
 from pathlib import Path
 
+from bench.django_env import bench_env, ensure_database
+
 ROOT = Path(__file__).resolve().parent.parent
 BUDGETS_MS = {"preview": 5.0, "move alone": 20.0, "move": 20.0, "page": 30.0, "area": 30.0}
 FLAT = 1.20
@@ -42,28 +44,10 @@ LENGTHS = (2, 60)
 
 
 def _env() -> dict[str, str]:
-    env = dict(os.environ)
-    env["DATABASE_URL"] = os.environ.get(
-        "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/wg_bench_crossword?conn_max_age=60"
-    )
-    env["REDIS_URL"] = os.environ.get("BENCH_REDIS_URL", os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/14"))
-    env.setdefault("SECRET_KEY", "bench-" + "x" * 60)
-    env["DJANGO_SETTINGS_MODULE"] = os.environ.get("BENCH_SETTINGS", "config.settings")
-    env["DEBUG"] = "0"
-    env["SECURE_SSL_REDIRECT"] = "0"
-    env["LOG_LEVEL"] = "WARNING"
-    return env
+    return bench_env("wg_bench_crossword")
 
 
-def _ensure_database(url: str) -> None:
-    import psycopg
-
-    base = url.split("?", 1)[0]
-    name = base.rsplit("/", 1)[1]
-    admin = base.rsplit("/", 1)[0] + "/postgres"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone():
-            conn.execute(f'CREATE DATABASE "{name}"')
+_ensure_database = ensure_database
 
 
 def _short_play(state):

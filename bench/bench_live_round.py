@@ -1,10 +1,13 @@
 """Live round load test: many websocket players on one daphne process (DESIGN.md budget).
 
-Run with ``python -m bench.bench_live_round [--players 200] [--seconds 60] [--interval 2]``.
-Needs PostgreSQL and Redis (server mode). It uses its own database,
-$BENCH_DATABASE_URL (default ``postgres://postgres@127.0.0.1:5432/wg_bench_live``, created
-and migrated if missing), and $BENCH_REDIS_URL (default $REDIS_URL, else
-``redis://127.0.0.1:6379/14``), whose keys it leaves behind.
+Run with ``python -m bench.bench_live_round [--players 200] [--seconds 60] [--interval 2]
+[--processes 1] [--profile FILE]``. Needs PostgreSQL and Redis (server mode). It uses its
+own database, $BENCH_DATABASE_URL (default ``postgres://postgres@127.0.0.1:5432/wg_bench_live``,
+created and migrated if missing), and $BENCH_REDIS_URL (default $REDIS_URL, else
+``redis://127.0.0.1:6379/14``), whose keys it leaves behind (``bench/django_env.py``).
+With ``--processes N`` the players are spread over N daphne processes, each table's
+players over different processes, as behind a load balancer. ``--profile FILE`` records
+the first daphne with py-spy (if installed) while players submit.
 
 Players sit four to a Rampage table; every round is running. Each player opens a table
 socket to one daphne process and submits a word of its board every ``interval`` seconds
@@ -22,9 +25,15 @@ Measured per submission:
   generator) to the others.
 - lost: submissions with no result, and accepted words missing at any table socket.
 
+After the run the database is checked against what the players were told: each accepted
+word stored once with its points and nothing else, each socket's finds equal to its
+round's stored words, and, once the rounds are ended, each player's result the sum of
+their accepted words.
+
 Budgets: p99 submit-to-broadcast < 100 ms, p99 reply < 50 ms, nothing lost, server CPU
 per accepted submission < 1.5 ms. The exit status is non-zero
-only when a submission got no result (a missed latency budget is reported, not failed).
+only when a submission got no result or the database differs from what players were told
+(a missed latency or CPU budget is reported, not failed).
 """
 
 from __future__ import annotations
@@ -34,42 +43,21 @@ import asyncio
 import json
 import os
 import random
+import shutil
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
+
+from bench.django_env import prepared_env
 
 ROOT = Path(__file__).resolve().parent.parent
 BUDGET_P99_MS = 100.0
 BUDGET_REPLY_P99_MS = 50.0
 BUDGET_CPU_PER_ACCEPTED_MS = 1.5
 ARRIVAL_SECONDS = 8.0
-
-
-def _env() -> dict[str, str]:
-    env = dict(os.environ)
-    # Persistent connections, as a server deployment would configure (?conn_max_age=).
-    env["DATABASE_URL"] = os.environ.get(
-        "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/wg_bench_live?conn_max_age=60"
-    )
-    env["REDIS_URL"] = os.environ.get("BENCH_REDIS_URL", os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/14"))
-    env.setdefault("SECRET_KEY", "bench-" + "x" * 60)
-    env["DJANGO_SETTINGS_MODULE"] = os.environ.get("BENCH_SETTINGS", "config.settings")
-    env["DEBUG"] = "0"
-    env["LOG_LEVEL"] = "WARNING"
-    return env
-
-
-def _ensure_database(url: str) -> None:
-    import psycopg
-
-    base = url.split("?", 1)[0]
-    name = base.rsplit("/", 1)[1]
-    admin = base.rsplit("/", 1)[0] + "/postgres"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone():
-            conn.execute(f'CREATE DATABASE "{name}"')
 
 
 def _free_port() -> int:
@@ -145,8 +133,9 @@ class Stats:
         self.outcomes: dict[str, int] = {}
         self.reconnects = 0
         self.messages = 0  # every message a socket received during the run
-        self.window_cpu = 0.0  # daphne's CPU seconds while players submit (and 2 s after)
+        self.window_cpu: list[float] = []  # each daphne's CPU seconds while players submit (and 2 s after)
         self.window_messages = 0
+        self.seen: dict[int, set[tuple[int, str, int]]] = {}  # player -> finds its socket heard of
 
 
 async def _player(
@@ -171,6 +160,7 @@ async def _player(
     async with ws:
         first = json.loads(await ws.recv())
         assert first["type"] == "state" and first["me"]["seated"], first
+        seen = stats.seen.setdefault(client["user_id"], set())
 
         async def reader():
             async for raw in ws:
@@ -183,8 +173,10 @@ async def _player(
                     if message["outcome"] == "accepted":
                         # The finder's socket hears its own find in this reply, not again.
                         stats.broadcast_at.setdefault((client["table_id"], message["word"]), []).append(now)
+                        seen.add((message["user_id"], message["word"], message["points"]))
                 elif message["type"] == "round.found":
                     stats.broadcast_at.setdefault((client["table_id"], message["word"]), []).append(now)
+                    seen.add((message["user_id"], message["word"], message["points"]))
 
         reading = asyncio.create_task(reader())
         # Everyone is connected before anyone submits, so every socket of a table can
@@ -202,9 +194,9 @@ async def _player(
         reading.cancel()
 
 
-async def _run(clients: list[dict], port: int, seconds: float, interval: float, server_pid: int) -> Stats:
+async def _run(clients: list[dict], ports: list[int], seconds: float, interval: float, pids: list[int]) -> Stats:
+    """Every player on its own socket; player ``n`` of the list on process ``n mod len(ports)``."""
     stats = Stats()
-    origin = f"http://127.0.0.1:{port}"
     start = time.perf_counter()
     go_at = start + ARRIVAL_SECONDS + 3
     stop_at = go_at + seconds
@@ -212,16 +204,19 @@ async def _run(clients: list[dict], port: int, seconds: float, interval: float, 
     async def server_cpu_while_submitting():
         # Only the submitting phase: connecting 200 sockets is not a submission's cost.
         await asyncio.sleep(go_at - time.perf_counter())
-        before, messages = _cpu_seconds(server_pid), stats.messages
+        before, messages = [_cpu_seconds(pid) for pid in pids], stats.messages
         await asyncio.sleep(stop_at + 2 - time.perf_counter())
-        stats.window_cpu = _cpu_seconds(server_pid) - before
+        stats.window_cpu = [_cpu_seconds(pid) - cpu for pid, cpu in zip(pids, before, strict=True)]
         stats.window_messages = stats.messages - messages
+
+    def url(n: int, client: dict) -> str:
+        return f"ws://127.0.0.1:{ports[n % len(ports)]}/ws/hunts/{client['table_id']}/"
 
     await asyncio.gather(
         server_cpu_while_submitting(),
         *(
-            _player(c, f"ws://127.0.0.1:{port}/ws/hunts/{c['table_id']}/", origin, stats, go_at, stop_at, interval)
-            for c in clients
+            _player(c, url(n, c), f"http://127.0.0.1:{ports[n % len(ports)]}", stats, go_at, stop_at, interval)
+            for n, c in enumerate(clients)
         ),
     )
     return stats
@@ -307,49 +302,75 @@ def _report(stats: Stats, clients: list[dict], seconds: float) -> bool:
     return ok
 
 
-def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--players", type=int, default=200)
-    parser.add_argument("--seconds", type=float, default=60)
-    parser.add_argument("--interval", type=float, default=2.0)
-    args = parser.parse_args(argv)
+def _check_database(stats: Stats, clients: list[dict]) -> bool:
+    """The words, state and results in the database are what the players were told.
 
-    env = _env()
-    os.environ.update(env)
-    _ensure_database(env["DATABASE_URL"])
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
-    clients = _setup(args.players, args.seconds)
-    port = _free_port()
+    Every accepted reply is one stored word with its points and nothing else is stored;
+    every socket heard of exactly its round's stored words; then each round is ended
+    and every player's total is the sum of their accepted words.
+    """
+    from django.db import connections
+    from django.db.models import Sum
+
+    from games.hunts import services
+    from games.hunts.models import FoundWord, HuntRound, RoundPlayer
+
+    connections.close_all()  # the set-up's connection may have outlived the server's patience
+    round_of = {c["user_id"]: c["round_id"] for c in clients}
+    told = {
+        (round_of[user_id], user_id, message["word"], message["points"])
+        for (user_id, _), (_, message) in stats.replied.items()
+        if message["outcome"] == "accepted"
+    }
+    rounds = sorted({c["round_id"] for c in clients})
+    stored = set(FoundWord.objects.filter(round_id__in=rounds).values_list("round_id", "user_id", "word", "points"))
+    problems = []
+    if told != stored:
+        problems.append(f"{len(told - stored)} accepted words not stored, {len(stored - told)} stored words not told")
+    stored_by_round: dict[int, set] = {}
+    for round_id, user_id, word, points in stored:
+        stored_by_round.setdefault(round_id, set()).add((user_id, word, points))
+    unequal = sum(
+        1 for c in clients if stats.seen.get(c["user_id"], set()) != stored_by_round.get(c["round_id"], set())
+    )
+    if unequal:
+        problems.append(f"{unequal} sockets' finds differ from their round's stored words")
+    for game_round in HuntRound.objects.filter(pk__in=rounds):
+        services.round_end(round_id=game_round.pk, now=game_round.deadline)
+    totals = {}
+    for round_id, user_id, _, points in told:
+        totals[(round_id, user_id)] = totals.get((round_id, user_id), 0) + points
+    scores = RoundPlayer.objects.filter(round_id__in=rounds).values_list("round_id", "user_id", "score")
+    wrong = sum(1 for round_id, user_id, score in scores if score != totals.get((round_id, user_id), 0))
+    if wrong:
+        problems.append(f"{wrong} players' results differ from their accepted words")
+    summed = FoundWord.objects.filter(round_id__in=rounds).aggregate(points=Sum("points"))["points"] or 0
+    print(
+        f"database after the run: {len(stored)} words stored ({summed} points) in {len(rounds)} rounds, now ended; "
+        + ("; ".join(problems) if problems else "equal to what every player was told, results included")
+    )
+    return not problems
+
+
+def _start_daphnes(count: int, env: dict[str, str], cores: set[int]) -> tuple[list[subprocess.Popen], list[int], Path]:
     log_path = ROOT / "var" / "bench-live-round-daphne.log"
     log_path.parent.mkdir(exist_ok=True)
     log = open(log_path, "w")
     command = [str(Path(sys.executable).parent / "daphne")]
-    if os.environ.get("BENCH_SWITCH_INTERVAL"):
-        # Experiment: how often threads hand over the GIL (default 5 ms).
-        command = [
-            sys.executable,
-            "-c",
-            "import sys; sys.setswitchinterval(float(sys.argv.pop(1))); "
-            "from daphne.cli import CommandLineInterface; CommandLineInterface.entrypoint()",
-            os.environ["BENCH_SWITCH_INTERVAL"],
-        ]
-    server_core, load_cores = _cores()
-    daphne = subprocess.Popen(
-        command + ["-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        preexec_fn=(lambda: os.sched_setaffinity(0, server_core)) if server_core else None,
-    )
-    if load_cores:
-        os.sched_setaffinity(0, load_cores)  # this process is the load generator
-    print(
-        f"daphne on cores {sorted(server_core) or 'any'}, load generator (this process) on "
-        f"{sorted(load_cores) or 'any'}"
-    )
-    try:
-        deadline = time.monotonic() + 30
+    ports = [_free_port() for _ in range(count)]
+    daphnes = [
+        subprocess.Popen(
+            command + ["-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            preexec_fn=(lambda: os.sched_setaffinity(0, cores)) if cores else None,
+        )
+        for port in ports
+    ]
+    deadline = time.monotonic() + 30
+    for daphne, port in zip(daphnes, ports, strict=True):
         while True:
             try:
                 socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
@@ -358,38 +379,87 @@ def main(argv: list[str]) -> int:
                 if time.monotonic() > deadline or daphne.poll() is not None:
                     raise RuntimeError(f"daphne did not start; see {log_path}") from exc
                 time.sleep(0.2)
-        cpu_before, load_before = _cpu_seconds(daphne.pid), _cpu_seconds(os.getpid())
+    return daphnes, ports, log_path
+
+
+def _profile(pid: int, seconds: float, path: str) -> subprocess.Popen | None:
+    """py-spy (``pip install py-spy``) sampling ``pid`` where it holds the GIL, in collapsed stacks."""
+    py_spy = shutil.which("py-spy")
+    if py_spy is None:
+        print("--profile needs py-spy on the PATH; not profiling")
+        return None
+    command = [py_spy, "record", "-p", str(pid), "-d", str(int(seconds)), "-r", "200", "--gil", "--nonblocking"]
+    return subprocess.Popen(command + ["--format", "raw", "-o", path], stdout=subprocess.DEVNULL)
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--interval", type=float, default=2.0)
+    parser.add_argument("--processes", type=int, default=1, help="daphne processes; a table's players are spread")
+    parser.add_argument("--profile", metavar="FILE", help="py-spy the (first) daphne while players submit")
+    args = parser.parse_args(argv)
+
+    env = prepared_env("wg_bench_live")
+    clients = _setup(args.players, args.seconds)
+    server_core, load_cores = _cores()
+    daphnes, ports, log_path = _start_daphnes(args.processes, env, server_core)
+    pids = [daphne.pid for daphne in daphnes]
+    if load_cores:
+        os.sched_setaffinity(0, load_cores)  # this process is the load generator
+    print(
+        f"{len(daphnes)} daphne process(es) on cores {sorted(server_core) or 'any'}, load generator (this process) "
+        f"on {sorted(load_cores) or 'any'}"
+    )
+    profiling: list[subprocess.Popen] = []
+    try:
+        if args.profile:
+            # From when every player submits to the end of the submitting phase.
+            threading.Timer(
+                ARRIVAL_SECONDS + 4,
+                lambda: profiling.append(_profile(pids[0], args.seconds - 2, args.profile)),
+            ).start()
+        cpu_before, load_before = [_cpu_seconds(pid) for pid in pids], _cpu_seconds(os.getpid())
         started = time.perf_counter()
-        stats = asyncio.run(_run(clients, port, args.seconds, args.interval, daphne.pid))
-        server_cpu = _cpu_seconds(daphne.pid) - cpu_before
+        stats = asyncio.run(_run(clients, ports, args.seconds, args.interval, pids))
+        elapsed = time.perf_counter() - started
+        server_cpu = [_cpu_seconds(pid) - cpu for pid, cpu in zip(pids, cpu_before, strict=True)]
         load_cpu = _cpu_seconds(os.getpid()) - load_before
-        cpu = server_cpu / (time.perf_counter() - started)
         print(
-            f"daphne process CPU: {cpu * 100:.0f} % of one core during the run ({server_cpu:.1f} s); "
-            f"load generator {load_cpu:.1f} s; machine load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+            "daphne CPU during the run: "
+            + ", ".join(f"{cpu / elapsed * 100:.0f} % of a core ({cpu:.1f} s)" for cpu in server_cpu)
+            + f"; load generator {load_cpu:.1f} s; machine load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
         )
     finally:
-        daphne.terminate()
-        try:
-            daphne.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            daphne.kill()
+        for daphne in daphnes:
+            daphne.terminate()
+        for daphne in daphnes:
+            try:
+                daphne.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                daphne.kill()
+        for profiler in filter(None, profiling):
+            profiler.wait(timeout=30)
+            print(f"profile of {pids[0]} written to {args.profile}")
     # A missed latency budget is a figure to report; a lost submission is a bug.
     _report(stats, clients, args.seconds)
     accepted = stats.outcomes.get("accepted", 0)
     submitted = sum(stats.outcomes.values())
     if submitted and stats.window_messages:
-        window = stats.window_cpu * 1000
+        window = sum(stats.window_cpu) * 1000
         per_accepted = window / accepted if accepted else float("nan")
         print(
-            f"server CPU while submitting (daphne's own counters, {stats.window_cpu:.1f} s): "
-            f"{window / submitted:.2f} ms per submission, {per_accepted:.2f} ms per accepted submission "
+            f"server CPU while submitting (daphne's own counters, {sum(stats.window_cpu):.1f} s"
+            + (f": {' + '.join(f'{cpu:.1f}' for cpu in stats.window_cpu)} s" if len(pids) > 1 else "")
+            + f"): {window / submitted:.2f} ms per submission, {per_accepted:.2f} ms per accepted submission "
             f"with its fan-out [budget < {BUDGET_CPU_PER_ACCEPTED_MS} ms; every submission's work counted "
             f"against the accepted ones], {window / stats.window_messages:.3f} ms per delivered message "
             f"({stats.window_messages} messages)"
         )
+    equal = _check_database(stats, clients)
     lost = len(set(stats.sent) - set(stats.replied))
-    return 1 if lost else 0
+    return 1 if lost or not equal else 0
 
 
 if __name__ == "__main__":

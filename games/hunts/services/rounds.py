@@ -14,7 +14,10 @@ import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import lru_cache
+from typing import NamedTuple
 
+import redis
+from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
@@ -169,9 +172,33 @@ def _parse_path(raw) -> hunt.Path | None:
     return tuple(path)
 
 
+# Counts a submission and returns the window's count, in one command (and one atomic step).
+_COUNT_SUBMISSION = """
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+return count
+"""
+
+
+@lru_cache(maxsize=1)
+def _submission_counter():
+    """The counting script on the cache's Redis, or None where the cache is not Redis (embedded).
+
+    One client for the process: Django's Redis cache makes a client object per call,
+    which cost more than the count itself on the submit path.
+    """
+    backend = settings.CACHES["default"]
+    if backend["BACKEND"] != "django.core.cache.backends.redis.RedisCache":
+        return None
+    return redis.Redis.from_url(backend["LOCATION"]).register_script(_COUNT_SUBMISSION)
+
+
 def _rate_limited(user_id: int, now: datetime) -> bool:
     window = int(now.timestamp()) // SUBMIT_WINDOW_SECONDS
     key = f"hunts:submits:{user_id}:{window}"
+    counter = _submission_counter()
+    if counter is not None:
+        return counter(keys=[cache.make_and_validate_key(key)], args=[SUBMIT_WINDOW_SECONDS * 2]) > SUBMIT_LIMIT
     if cache.add(key, 1, timeout=SUBMIT_WINDOW_SECONDS * 2):
         return False
     try:
@@ -219,19 +246,16 @@ def round_submit(*, round_id: int, user, word=None, path=None, now: datetime | N
         judged = _judge(facts, word, path)
         if judged.outcome != "accepted":
             return judged
-        if _store_find(facts, user.pk, judged, now):
+        stored = _store_find(facts, user.pk, judged, now)
+        if stored.found_id is not None:
             broadcasts.word_found(
                 facts, user, word=judged.word, points=judged.points, path=judged.path, bonuses=judged.bonuses
             )
             return judged
-        # Not stored: the word is taken, or the round is not what it was when read.
-        fresh = round_facts(round_id, fresh=True)
-        if fresh is not None and fresh.refusal(user.pk, now, word) is None and fresh.verdict == facts.verdict:
-            break
-        facts = fresh  # judge again on the round as it is now
-    if facts is None:
-        return SubmitResult("refused", reason="No such round.")
-    return facts.refusal(user.pk, now, word) or _taken(facts, user, judged.word)
+        if stored.round_as_judged:
+            return _taken(facts, user.pk, judged.word, stored.first_finder)
+        facts = round_facts(round_id, fresh=True)  # the round changed: judge again on what it is now
+    return SubmitResult("refused", reason="The round changed; please try again.")
 
 
 @dataclass(frozen=True)
@@ -254,7 +278,7 @@ class RoundFacts:
     status: str
     starts_at: datetime
     deadline: datetime
-    player_ids: frozenset[int]
+    player_names: dict[int, str]  # every seat's shown name, by user id
 
     @property
     def verdict(self) -> tuple:
@@ -263,7 +287,7 @@ class RoundFacts:
 
     def refusal(self, user_id: int, now: datetime, word: str | None) -> SubmitResult | None:
         """Why ``user_id`` may not submit at ``now``, or None."""
-        if user_id not in self.player_ids:
+        if user_id not in self.player_names:
             return SubmitResult("refused", reason="You are not playing in this round.")
         if self.status != RoundStatus.PLAYING or now >= self.deadline:
             return SubmitResult("late", word=word or "", reason="Time is up.")
@@ -302,8 +326,8 @@ def round_facts(round_id: int, *, fresh: bool = False) -> RoundFacts | None:
     if row is None:
         forget_round(round_id)
         return None
-    players = frozenset(RoundPlayer.objects.filter(round_id=round_id).values_list("user_id", flat=True))
-    facts = RoundFacts(round_id, *row, player_ids=players)
+    players = RoundPlayer.objects.filter(round_id=round_id).select_related("user")
+    facts = RoundFacts(round_id, *row, player_names={player.user_id: player.user.shown_name for player in players})
     with _facts_lock:
         _facts_kept.pop(round_id, None)
         while len(_facts_kept) >= ROUND_FACTS_KEPT:
@@ -338,44 +362,63 @@ def _judge(facts: RoundFacts, word: str | None, path: hunt.Path | None) -> Submi
     return SubmitResult("accepted", word=word, points=points, path=path, bonuses=hunt.bonuses_used(board, path))
 
 
-def _store_find(facts: RoundFacts, user_id: int, find: SubmitResult, now: datetime) -> bool:
-    """Store ``find``, judged on ``facts``; False if nothing was stored.
+class Stored(NamedTuple):
+    """What ``_store_find`` did: the new row's id, or why there is none."""
 
-    One INSERT … SELECT stores it only while the round is playing at ``now`` with the
-    player seated and the facts of the verdict unchanged, and only if the word is free:
-    a concurrent equal word waits on the unique constraint (Rampage: one finder per
-    word; Classic: a word once per list) for the first to commit, then is not stored
-    (ON CONFLICT DO NOTHING). The ORM cannot say INSERT … SELECT, hence the SQL.
+    found_id: int | None
+    round_as_judged: bool  # playing at that instant, the player seated, the verdict's facts unchanged
+    first_finder: int | None  # who holds the word already, if the statement could see it
+
+
+def _store_find(facts: RoundFacts, user_id: int, find: SubmitResult, now: datetime) -> Stored:
+    """Store ``find``, judged on ``facts``, if the round is still as judged and the word is free.
+
+    On PostgreSQL it is one statement, sent with the round's shared lock in one round
+    trip (a simple query's statements are one transaction), and it also answers why
+    nothing was stored. The lock comes before the statement's snapshot, so a round_end
+    holding it exclusively has either not begun totalling or has committed the round as
+    finished, which the statement then sees (see ``_round_lock``). A concurrent equal
+    word waits on the unique constraints (Rampage: one finder per word; Classic: a word
+    once per list) for the first to commit, then is not stored (ON CONFLICT DO NOTHING).
+    The ORM cannot say INSERT … SELECT, hence the SQL.
     """
     connection = transaction.get_connection()
     found, rounds, players = (model._meta.db_table for model in (FoundWord, HuntRound, RoundPlayer))
+    at = connection.ops.adapt_datetimefield_value(now)
+    as_judged = (
+        f"SELECT r.id, (r.status = %s AND r.starts_at <= %s AND r.deadline > %s AND r.board = %s AND r.game = %s "
+        "AND r.size = %s AND r.lexicon_code = %s AND r.lexicon_version = %s AND r.min_length = %s "
+        f"AND EXISTS (SELECT 1 FROM {players} p WHERE p.round_id = r.id AND p.user_id = %s)) AS ok "
+        f"FROM {rounds} r WHERE r.id = %s"
+    )
+    as_judged_params = [RoundStatus.PLAYING.value, at, at, *facts.verdict, user_id, facts.pk]
     insert = (
         f"INSERT INTO {found} (round_id, user_id, word, path, points, bonuses, exclusive, crossed_off, found_at) "
-        f"SELECT r.id, %s, %s, %s, %s, %s, %s, %s, %s FROM {rounds} r "
-        "WHERE r.id = %s AND r.status = %s AND r.starts_at <= %s AND r.deadline > %s AND r.board = %s "
-        "AND r.game = %s AND r.size = %s AND r.lexicon_code = %s AND r.lexicon_version = %s AND r.min_length = %s "
-        f"AND EXISTS (SELECT 1 FROM {players} p WHERE p.round_id = r.id AND p.user_id = %s) "
-        "ON CONFLICT DO NOTHING RETURNING id"
+        "SELECT r.id, %s, %s, %s, %s, %s, %s, %s, %s FROM {r} WHERE r.ok ON CONFLICT DO NOTHING RETURNING id"
     )
-    at = connection.ops.adapt_datetimefield_value(now)
-    board = board_of(facts.board_text)
-    path = path_to_text(board, find.path)
+    path = path_to_text(board_of(facts.board_text), find.path)
     rampage = facts.game == Game.RAMPAGE
-    params = [user_id, find.word, path, find.points, " ".join(find.bonuses), rampage, False, at]
-    params += [facts.pk, RoundStatus.PLAYING.value, at, at, *facts.verdict, user_id]
+    insert_params = [user_id, find.word, path, find.points, " ".join(find.bonuses), rampage, False, at]
+    first = f"(SELECT f.user_id FROM {found} f WHERE f.round_id = r.id AND f.word = %s ORDER BY f.id LIMIT 1)"
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
-            # The round's shared lock first (see _round_lock), in the same round trip.
-            # Outside a transaction the statements of one simple query are one
-            # transaction; the lock is taken before the INSERT's snapshot, so a
-            # round_end has either not begun totalling or has committed the round as
-            # finished, which the INSERT then sees.
-            lock = "SELECT pg_advisory_xact_lock_shared(%s::bigint); "
-            cursor.execute(lock + insert, [round_lock_key(facts.pk), *params])
+            cursor.execute(
+                "SELECT pg_advisory_xact_lock_shared(%s::bigint); "
+                f"WITH r AS ({as_judged}), stored AS ({insert.format(r='r')}) "
+                f"SELECT (SELECT id FROM stored), r.ok, {first} FROM r",
+                [round_lock_key(facts.pk), *as_judged_params, *insert_params, find.word],
+            )
             cursor.nextset()
-        else:  # SQLite serialises writers; one statement is one transaction
-            cursor.execute(insert, params)
-        return cursor.fetchone() is not None
+            row = cursor.fetchone()
+            return Stored(*row) if row is not None else Stored(None, False, None)
+        # SQLite serialises writers; one statement is one transaction.
+        cursor.execute(insert.format(r=f"({as_judged}) r"), [*insert_params, *as_judged_params])
+        row = cursor.fetchone()
+        if row is not None:
+            return Stored(row[0], True, None)
+        cursor.execute(f"SELECT r.ok, {first} FROM ({as_judged}) r", [find.word, *as_judged_params])
+        row = cursor.fetchone()
+        return Stored(None, bool(row[0]), row[1]) if row is not None else Stored(None, False, None)
 
 
 # The hunts' namespace ("hunt") in the high half of a round's advisory lock key.
@@ -409,15 +452,18 @@ def _round_lock(round_id: int, *, shared: bool) -> None:
             cursor.execute(f"SELECT {function}(%s::bigint)", [round_lock_key(round_id)])
 
 
-def _taken(facts: RoundFacts, user, word: str) -> SubmitResult:
-    first = FoundWord.objects.filter(round_id=facts.pk, word=word).select_related("user").order_by("pk").first()
-    if first is None:
-        return SubmitResult("taken", word=word, reason=f"{word.upper()} is already taken.")
+def _taken(facts: RoundFacts, user_id: int, word: str, first_finder: int | None) -> SubmitResult:
     if facts.game == Game.CLASSIC:
         return SubmitResult("taken", word=word, reason=f"{word.upper()} is already on your list.")
-    if first.user_id == user.pk:
+    if first_finder is None:  # it committed after the statement began
+        first_finder = FoundWord.objects.filter(round_id=facts.pk, word=word).values_list("user_id", flat=True).first()
+    if first_finder == user_id:
         return SubmitResult("taken", word=word, reason=f"You already found {word.upper()}.")
-    return SubmitResult("taken", word=word, reason=f"{first.user.shown_name} found {word.upper()} first.")
+    if first_finder in facts.player_names:
+        return SubmitResult(
+            "taken", word=word, reason=f"{facts.player_names[first_finder]} found {word.upper()} first."
+        )
+    return SubmitResult("taken", word=word, reason=f"{word.upper()} is already taken.")
 
 
 # --------------------------------------------------------------------------- end
