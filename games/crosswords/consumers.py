@@ -1,50 +1,13 @@
-"""The game page's socket: tells every open page of a game that it moved on.
-
-Messages carry no racks or bag, only the new move count; each page then reloads its
-own view of the game over HTTP, so what a player may see is decided in one place.
-"""
+"""The crossword game page's socket (``games.consumers``) over Word Grid and Wordgame games."""
 
 from __future__ import annotations
 
-from channels.db import database_sync_to_async
-
-from chat.consumers import ChatMixin
 from chat.rooms import crossword_room
-from config.websocket import JsonMessageConsumer
+from games.consumers import TurnGameConsumer
 
 from .models import Game
 
 
-@database_sync_to_async
-def _game_group(game_id: int) -> tuple[str, int, str] | None:
-    game = Game.objects.filter(pk=game_id).only("pk", "move_count", "status").first()
-    return (game.group_name, game.move_count, game.status) if game else None
-
-
-class GameConsumer(ChatMixin, JsonMessageConsumer):
-    message_types = frozenset({"ping", "chat", "chat.join"})
-
-    async def connect(self):
-        if self.user is None or not self.user.is_authenticated:
-            await self.close(code=4401)
-            return
-        found = await _game_group(int(self.scope["url_route"]["kwargs"]["game_id"]))
-        if found is None:
-            await self.close(code=4404)
-            return
-        self.group, move_count, status = found
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
-        await self.send_json({"type": "hello", "move_count": move_count, "status": status})
-        self.chat_place = crossword_room(int(self.scope["url_route"]["kwargs"]["game_id"]))
-
-    async def disconnect(self, code):
-        if getattr(self, "group", None):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-        await self.chat_close()
-
-    async def on_ping(self, message):
-        await self.send_json({"type": "pong"})
-
-    async def game_moved(self, event):
-        await self.send_json({"type": "moved", "move_count": event["move_count"], "status": event["status"]})
+class GameConsumer(TurnGameConsumer):
+    game_model = Game
+    chat_room = staticmethod(crossword_room)

@@ -1,0 +1,55 @@
+"""The game page's socket of the turn-based games: tells every open page that the game
+moved on, and carries the game's chat.
+
+Messages carry no racks or bag, only the new move count; each page then reloads its
+own view of the game over HTTP, so what a player may see (their rack, their vote) is
+decided in one place. Each game app names its model and its chat room.
+"""
+
+from __future__ import annotations
+
+from channels.db import database_sync_to_async
+
+from chat.consumers import ChatMixin
+from config.websocket import JsonMessageConsumer
+
+
+@database_sync_to_async
+def _game_group(model, game_id: int) -> tuple[str, int, str] | None:
+    game = model.objects.filter(pk=game_id).only("pk", "move_count", "status").first()
+    return (game.group_name, game.move_count, game.status) if game else None
+
+
+class TurnGameConsumer(ChatMixin, JsonMessageConsumer):
+    """``game_model``: the app's game (a ``games.models.TurnGame``); ``chat_room(game_id)``:
+    the game's chat room (``chat.rooms``)."""
+
+    game_model = None
+    chat_room = None
+    message_types = frozenset({"ping", "chat", "chat.join"})
+
+    async def connect(self):
+        if self.user is None or not self.user.is_authenticated:
+            await self.close(code=4401)
+            return
+        game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        found = await _game_group(self.game_model, game_id)
+        if found is None:
+            await self.close(code=4404)
+            return
+        self.group, move_count, status = found
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.send_json({"type": "hello", "move_count": move_count, "status": status})
+        self.chat_place = type(self).chat_room(game_id)
+
+    async def disconnect(self, code):
+        if getattr(self, "group", None):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self.chat_close()
+
+    async def on_ping(self, message):
+        await self.send_json({"type": "pong"})
+
+    async def game_moved(self, event):
+        await self.send_json({"type": "moved", "move_count": event["move_count"], "status": event["status"]})
