@@ -2,6 +2,9 @@
 
 - A hunt table's chat is for its players and watchers (signed in); it goes to the
   table's group, which every socket on the table is in.
+- A hunt table also has a watchers' chat, for the signed-in people watching it and not
+  seated, so that watchers can talk among themselves without filling the players' chat;
+  it goes to a group only watchers' sockets join.
 - A crossword or TOW game's chat is for its seated players only; it goes to a group
   that only the players' sockets join, so a watcher's socket never carries it.
 - Games against bots have no chat: a room needs two people who play (a hunt table
@@ -17,7 +20,7 @@ from games.hunts.broadcasts import table_group
 
 @dataclass(frozen=True)
 class Room:
-    kind: str  # "hunt", "crossword" or "tow"
+    kind: str  # "hunt", "watchers" (a hunt table's), "crossword" or "tow"
     object_id: int
 
     @property
@@ -29,15 +32,23 @@ class Room:
         """The channel-layer group a message of this room is sent to."""
         if self.kind == "hunt":
             return table_group(self.object_id)
+        if self.kind == "watchers":
+            return f"{table_group(self.object_id)}.watchers"
         return f"{self.kind}.{self.object_id}.players"
 
     @property
-    def players_only(self) -> bool:
+    def own_group(self) -> bool:
+        """Whether a reader's socket joins the room's group when it opens the chat (a hunt
+        table's chat uses the table's group, which every socket on the table is in)."""
         return self.kind != "hunt"
 
 
 def hunt_room(table_id: int) -> Room:
     return Room("hunt", table_id)
+
+
+def watchers_room(table_id: int) -> Room:
+    return Room("watchers", table_id)
 
 
 def crossword_room(game_id: int) -> Room:
@@ -64,7 +75,10 @@ def _signed_in(user) -> bool:
 
 
 def has_chat(room: Room) -> bool:
-    """Whether the room exists and is played by at least two people (or may be: an open table)."""
+    """Whether the room exists and is played by at least two people (or may be: an open
+    table); a hunt table's watchers' chat is there whenever the table has a chat."""
+    if room.kind == "watchers":
+        return has_chat(hunt_room(room.object_id))
     if room.kind == "hunt":
         from games.hunts.models import HuntSeat, HuntTable
 
@@ -90,4 +104,15 @@ def may_read(room: Room, user) -> bool:
         return False
     if room.kind == "hunt":
         return True
+    if room.kind == "watchers":
+        from games.hunts.models import HuntSeat
+
+        return not HuntSeat.objects.filter(table_id=room.object_id, user=user, left_at__isnull=True).exists()
     return _seats(room).filter(user=user).exists()
+
+
+def who_may_write(room: Room) -> str:
+    """Why someone who may not read a room cannot write in it either."""
+    if room.kind == "watchers":
+        return "The watchers' chat is for the people watching this table; its players chat in the table's chat."
+    return "Only the players of this game can chat here."

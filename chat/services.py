@@ -107,7 +107,7 @@ def message_post(*, room: rooms.Room, user, text, now=None) -> Message:
     if not rooms.has_chat(room):
         raise Refused("There is no chat here.", 404)
     if not rooms.may_read(room, author):
-        raise Refused("Only the players of this game can chat here.", 403)
+        raise Refused(rooms.who_may_write(room), 403)
     if not chat_enabled(author):
         raise Refused("Your chat is turned off in your settings.", 403)
     until = suspended_until(author, now)

@@ -9,7 +9,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 
 from chat.consumers import ChatMixin
-from chat.rooms import hunt_room
+from chat.rooms import hunt_room, watchers_room
 from config.errors import Refused
 from config.websocket import JsonMessageConsumer
 from games.hunts import selectors, services
@@ -85,8 +85,10 @@ class TableConsumer(ChatMixin, JsonMessageConsumer):
         )
         await self.send_json(state)
         self.chat_place = hunt_room(self.table_id)
+        self.chat_watch_place = watchers_room(self.table_id)
 
     async def disconnect(self, code):
+        await self.chat_close()
         for group in getattr(self, "groups_joined", ()):
             await self.channel_layer.group_discard(group, self.channel_name)
         if getattr(self, "groups_joined", None):

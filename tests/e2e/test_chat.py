@@ -69,3 +69,30 @@ def test_crossword_players_chat_on_the_game_page(page, new_page, make_user):
     line.get_by_role("button", name="Mute").click()
     expect(page.locator("[data-chat-log] li")).to_have_count(0)
     expect(page.locator("[data-chat-note]")).to_contain_text("You will not see bob")
+
+
+def test_a_watcher_chats_with_the_table_or_with_the_other_watchers(page, new_page, make_user):
+    """A watcher has a "To" choice (table or watchers); a line to the watchers reaches the
+    other watcher, marked, and never the player; the panel passes axe with the choice shown."""
+    ann, bob = make_user("ann"), make_user("bob")
+    make_user("kim"), make_user("lee")
+    table = hunts.table_create(host=ann, seat_count=2)
+    hunts.table_join(table_id=table.pk, user=bob)
+    log_in(page, "ann")
+    kim, lee = new_page(), new_page()
+    log_in(kim, "kim")
+    log_in(lee, "lee")
+    for p in (page, kim, lee):
+        p.goto(f"/hunts/{table.pk}/")
+        expect(p.locator("[data-chat]")).to_be_visible()
+    expect(page.locator("[data-chat-to]")).to_be_hidden()  # a player has the table's chat only
+    expect(kim.get_by_label("To")).to_be_visible()
+    kim.get_by_label("To").select_option(label="Watchers")
+    send(kim, "ann looks nervous")
+    line = lee.locator("[data-chat-log] li").filter(has_text="ann looks nervous")
+    expect(line).to_contain_text("watchers")
+    kim.get_by_label("To").select_option(label="Table")
+    send(kim, "good luck both")
+    expect(page.locator("[data-chat-log] li").filter(has_text="good luck both")).to_be_visible()
+    expect(page.locator("[data-chat-log] li")).to_have_count(1)
+    assert chat_axe_violations(kim) == []

@@ -11,6 +11,11 @@
   const input = panel.querySelector("[data-chat-input]");
   const csrf = panel.querySelector("input[name=csrfmiddlewaretoken]").value;
   const me = panel.dataset.me;
+  // A reader may have two rooms (a hunt table's chat and its watchers' chat): one log,
+  // each watchers' line marked, and a "To" choice when there are two.
+  const to = panel.querySelector("[data-chat-to]");
+  const roomChoice = panel.querySelector("[data-chat-room]");
+  const roomLabel = (name) => (name.startsWith("watchers.") ? "Watchers" : "Table");
   let send = (message) => (window.Wordfall && window.Wordfall.chatSend ? window.Wordfall.chatSend(message) : false);
 
   function post(url) {
@@ -28,7 +33,12 @@
 
   function line(m) {
     const li = document.createElement("li");
-    li.dataset.id = m.id; li.dataset.author = m.author;
+    li.dataset.id = m.id; li.dataset.author = m.author; li.dataset.room = m.room || "";
+    if (m.room && m.room.startsWith("watchers.")) {
+      const tag = document.createElement("span");
+      tag.className = "tag chat-room-tag"; tag.textContent = "watchers";
+      li.append(tag, " ");
+    }
     const who = document.createElement("a");
     who.className = "chat-who"; who.href = `/u/${encodeURIComponent(m.author)}/`; who.textContent = m.name;
     const text = document.createElement("span");
@@ -57,11 +67,20 @@
 
   function handle(msg) {
     switch (msg.type) {
-      case "chat.history":
+      case "chat.history": {
         panel.hidden = false;
-        log.replaceChildren(...msg.messages.map(line));
+        const room = msg.room || "";
+        if (room && !roomChoice.querySelector(`option[value="${room}"]`)) {
+          roomChoice.append(new Option(roomLabel(room), room));
+          to.hidden = roomChoice.options.length < 2;
+        }
+        const others = [...log.children].filter((li) => li.dataset.room !== room);
+        const lines = others.concat(msg.messages.map((m) => line({ ...m, room })));
+        lines.sort((a, b) => Number(a.dataset.id) - Number(b.dataset.id));
+        log.replaceChildren(...lines);
         log.scrollTop = log.scrollHeight;
         return;
+      }
       case "chat.message": return add(msg);
       case "chat.hidden": {
         const el = log.querySelector(`li[data-id="${msg.id}"]`);
@@ -97,7 +116,9 @@
     event.preventDefault();
     const text = input.value.trim();
     if (!text) return;
-    if (send({ type: "chat", text })) { input.value = ""; note.textContent = ""; }
+    const message = { type: "chat", text };
+    if (!to.hidden && roomChoice.value) message.room = roomChoice.value;
+    if (send(message)) { input.value = ""; note.textContent = ""; }
     else note.textContent = "Not connected; try again in a moment.";
   });
 })();

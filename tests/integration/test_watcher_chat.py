@@ -1,0 +1,59 @@
+"""A hunt table's watchers' chat: the people watching talk among themselves; the players
+never receive it and cannot write in it, and the table's own chat stays for everyone."""
+
+from __future__ import annotations
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from chat import rooms, selectors, services
+from config.errors import Refused
+from games.hunts import services as hunts
+from tests.integration.test_chat import hunt_table, receive_until
+
+
+@pytest.mark.django_db
+def test_only_people_not_seated_read_and_write_the_watchers_chat(make_user):
+    """A watcher posts and reads there; a seated player is refused with the reason and gets
+    no history; a player who stands up may read it."""
+    table, ann, bob = hunt_table(make_user)
+    watcher = make_user("watcher")
+    room = rooms.watchers_room(table.pk)
+    services.message_post(room=room, user=watcher, text="who wins?")
+    assert [m["text"] for m in selectors.opening(room, watcher)["messages"]] == ["who wins?"]
+    assert selectors.opening(room, ann) is None
+    with pytest.raises(Refused, match="watchers' chat is for the people watching") as refused:
+        services.message_post(room=room, user=ann, text="me!")
+    assert refused.value.status == 403
+    # Standing up makes a player a watcher.
+    hunts.table_leave(table_id=table.pk, user=bob)
+    assert rooms.may_read(room, bob)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_the_watchers_chat_reaches_watchers_only(ws_connect, make_user):
+    """A watcher's socket opens both rooms; a line to the watchers reaches the other watcher
+    and no player; a line without a room goes to the table's chat, read by all."""
+    table, ann, bob = await sync_to_async(hunt_table)(make_user)
+    kim, lee = await sync_to_async(make_user)("kim"), await sync_to_async(make_user)("lee")
+    sockets = {}
+    for user in (ann, bob, kim, lee):
+        ws = await ws_connect(f"/ws/hunts/{table.pk}/", user)
+        await ws.send_json_to({"type": "chat.join"})
+        first = await receive_until(ws, "chat.history")
+        assert first["room"] == f"hunt.{table.pk}"
+        if user in (kim, lee):
+            assert (await receive_until(ws, "chat.history"))["room"] == f"watchers.{table.pk}"
+        sockets[user.username] = ws
+    await sockets["kim"].send_json_to({"type": "chat", "text": "close game", "room": f"watchers.{table.pk}"})
+    heard = await receive_until(sockets["lee"], "chat.message")
+    assert (heard["text"], heard["room"]) == ("close game", f"watchers.{table.pk}")
+    await sockets["kim"].send_json_to({"type": "chat", "text": "good luck both"})
+    # The first line the players hear is this one: the watchers' line never reached them.
+    for name in ("ann", "bob", "lee"):
+        heard = await receive_until(sockets[name], "chat.message")
+        assert (heard["text"], heard["room"]) == ("good luck both", f"hunt.{table.pk}")
+    # A player naming the watchers' room is refused: it is not open on their socket.
+    await sockets["ann"].send_json_to({"type": "chat", "text": "hi", "room": f"watchers.{table.pk}"})
+    assert "not in that chat" in (await receive_until(sockets["ann"], "chat.refused"))["reason"]
