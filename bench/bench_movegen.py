@@ -1,7 +1,9 @@
 """Crossword move generation benchmark: best move and all plays, with the ``en`` lexicon.
 
 Run with ``python -m bench.bench_movegen [--quick] [--strict]`` (``--strict``: exit 1
-when a budget is missed). Budgets (DESIGN.md, medians on one core of the dev machine):
+when a budget is missed). Budgets (DESIGN.md, medians on one core of the dev machine,
+judged on process CPU time: on the shared machine wall clock also counts the time other
+processes hold the cores):
 
 - best move by score: VsMatt (AABDELT) ≤ 2 ms, VsJeremy (DDESW??) ≤ 10 ms, an empty
   board with an 8-tile two-blank Wordgame rack ≤ 150 ms;
@@ -132,16 +134,16 @@ def main(argv: list[str]) -> int:
         board = load_position(name)
         movegen.generate(board, rack, WORD_GRID, lexicon)  # warm-up
         wall, cpu, plays = timed(runs, movegen.generate, board, rack, WORD_GRID, lexicon)
-        over |= wall > ALL_BUDGET_MS[name]
+        over |= cpu > ALL_BUDGET_MS[name]
         print(
             f"  {name:9} {rack.upper():8} all plays ({len(plays):5}) {wall:7.2f} ms"
-            f" (cpu {cpu:7.2f}){verdict(wall, ALL_BUDGET_MS[name])}"
+            f" (cpu {cpu:7.2f}){verdict(cpu, ALL_BUDGET_MS[name])}"
         )
         wall, cpu, play = timed(runs, movegen.best, board, rack, WORD_GRID, lexicon)
-        over |= wall > BEST_BUDGET_MS[name]
+        over |= cpu > BEST_BUDGET_MS[name]
         print(
             f"  {name:9} {rack.upper():8} best ({play.score:3})        {wall:7.2f} ms"
-            f" (cpu {cpu:7.2f}){verdict(wall, BEST_BUDGET_MS[name])}"
+            f" (cpu {cpu:7.2f}){verdict(cpu, BEST_BUDGET_MS[name])}"
         )
         wall, cpu, play = timed(runs, movegen.best, board, rack, WORD_GRID, lexicon, leave_value=leave_value)
         print(f"  {name:9} {rack.upper():8} best by equity ({play.equity:5.1f}) {wall:7.2f} ms (cpu {cpu:7.2f})")
@@ -150,7 +152,7 @@ def main(argv: list[str]) -> int:
     bests = []
     for rack in EMPTY_RACKS:
         wall, cpu, play = timed(max(3, runs // 3), movegen.best, Board.empty(), rack, WORDGAME, lexicon)
-        bests.append(wall)
+        bests.append(cpu)
         print(f"  {rack.upper():9} best ({play.score:3}) {wall:7.1f} ms (cpu {cpu:7.1f})")
         if not quick:
             wall, cpu, plays = timed(1, movegen.generate, Board.empty(), rack, WORDGAME, lexicon)
@@ -158,7 +160,7 @@ def main(argv: list[str]) -> int:
     median = statistics.median(bests)
     over |= median > BEST_BUDGET_MS["empty"]
     print(
-        f"  best, median of the racks {median:.1f} ms, worst {max(bests):.1f} ms"
+        f"  best, median of the racks (cpu) {median:.1f} ms, worst {max(bests):.1f} ms"
         f"{verdict(median, BEST_BUDGET_MS['empty'])}"
     )
 
