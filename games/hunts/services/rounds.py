@@ -264,7 +264,7 @@ class RoundFacts:
 
     Board, rules and seats are fixed when the round is created, so each process keeps
     them (``round_facts``). The status and times are only a first answer: the statement
-    that stores a find checks them again in the database, with the verdict's facts.
+    that stores a find checks them again in the database, with the board it was judged on.
     """
 
     pk: int
@@ -279,11 +279,6 @@ class RoundFacts:
     starts_at: datetime
     deadline: datetime
     player_names: dict[int, str]  # every seat's shown name, by user id
-
-    @property
-    def verdict(self) -> tuple:
-        """The facts a word's verdict and points depend on."""
-        return (self.board_text, self.game, self.size, self.lexicon_code, self.lexicon_version, self.min_length)
 
     def refusal(self, user_id: int, now: datetime, word: str | None) -> SubmitResult | None:
         """Why ``user_id`` may not submit at ``now``, or None."""
@@ -366,7 +361,7 @@ class Stored(NamedTuple):
     """What ``_store_find`` did: the new row's id, or why there is none."""
 
     found_id: int | None
-    round_as_judged: bool  # playing at that instant, the player seated, the verdict's facts unchanged
+    round_as_judged: bool  # playing at that instant, the player seated, the same board
     first_finder: int | None  # who holds the word already, if the statement could see it
 
 
@@ -385,13 +380,14 @@ def _store_find(facts: RoundFacts, user_id: int, find: SubmitResult, now: dateti
     connection = transaction.get_connection()
     found, rounds, players = (model._meta.db_table for model in (FoundWord, HuntRound, RoundPlayer))
     at = connection.ops.adapt_datetimefield_value(now)
+    # The verdict's facts are written once, with the round; its board stands for them (a
+    # round that reuses the id of one rolled back has another board).
     as_judged = (
-        f"SELECT r.id, (r.status = %s AND r.starts_at <= %s AND r.deadline > %s AND r.board = %s AND r.game = %s "
-        "AND r.size = %s AND r.lexicon_code = %s AND r.lexicon_version = %s AND r.min_length = %s "
+        "SELECT r.id, (r.status = %s AND r.starts_at <= %s AND r.deadline > %s AND r.board = %s "
         f"AND EXISTS (SELECT 1 FROM {players} p WHERE p.round_id = r.id AND p.user_id = %s)) AS ok "
         f"FROM {rounds} r WHERE r.id = %s"
     )
-    as_judged_params = [RoundStatus.PLAYING.value, at, at, *facts.verdict, user_id, facts.pk]
+    as_judged_params = [RoundStatus.PLAYING.value, at, at, facts.board_text, user_id, facts.pk]
     insert = (
         f"INSERT INTO {found} (round_id, user_id, word, path, points, bonuses, exclusive, crossed_off, found_at) "
         "SELECT r.id, %s, %s, %s, %s, %s, %s, %s, %s FROM {r} WHERE r.ok ON CONFLICT DO NOTHING RETURNING id"
