@@ -93,38 +93,58 @@ def board_rows(view) -> SafeString:
 def _board_html(variant: str, board, last_play: frozenset) -> SafeString:
     from ..selectors import board_squares
 
-    return _render_rows(board_squares(variant, board, last_play))
-
-
-def _render_rows(rows) -> SafeString:
+    empty = _empty_squares(variant)
     out = []
-    for row in rows:
+    for row in board_squares(variant, board, last_play):
         out.append('<div class="cw-row" role="row">')
-        for sq in row:
-            name = escape(sq.name)
-            classes = "sq"
-            if sq.premium:
-                classes += " p" + escape(sq.premium)
-            if sq.row == 7 and sq.col == 7:
-                classes += " star"
-            if sq.last:
-                classes += " last"
-            if sq.letter:
-                letter = escape(sq.letter)
-                shown = letter.upper()
-                out.append(
-                    f'<div class="{classes}" role="gridcell" data-square="{sq.row},{sq.col}" data-name="{name}" '
-                    f'aria-label="{name} {shown}"><span class="lbl" hidden>{escape(sq.label)}</span>'
-                    f'<span class="t{" blank" if sq.blank else ""}" data-letter="{letter}">{shown}'
-                    f"<sub>{'' if sq.blank else sq.value}</sub></span></div>"
-                )
-            else:
-                out.append(
-                    f'<div class="{classes}" role="gridcell" data-square="{sq.row},{sq.col}" data-name="{name}" '
-                    f'aria-label="{name}"><span class="lbl">{escape(sq.label)}</span></div>'
-                )
+        out.extend(_square_html(sq) if sq.letter else empty[sq.row][sq.col] for sq in row)
         out.append("</div>")
     return mark_safe("".join(out))
+
+
+@lru_cache(maxsize=8)
+def _empty_squares(variant: str) -> tuple[tuple[str, ...], ...]:
+    """Each empty square of the variant's board, written once per process."""
+    from ..selectors import board_squares
+
+    return tuple(tuple(_square_html(sq) for sq in row) for row in board_squares(variant, crossword.Board.empty()))
+
+
+def _square_html(sq) -> str:
+    name = escape(sq.name)
+    classes = "sq"
+    if sq.premium:
+        classes += " p" + escape(sq.premium)
+    if sq.row == 7 and sq.col == 7:
+        classes += " star"
+    if sq.last:
+        classes += " last"
+    opening = f'<div class="{classes}" role="gridcell" data-square="{sq.row},{sq.col}" data-name="{name}" '
+    if not sq.letter:
+        return opening + f'aria-label="{name}"><span class="lbl">{escape(sq.label)}</span></div>'
+    letter = escape(sq.letter)
+    shown = letter.upper()
+    return (
+        opening + f'aria-label="{name} {shown}"><span class="lbl" hidden>{escape(sq.label)}</span>'
+        f'<span class="t{" blank" if sq.blank else ""}" data-letter="{letter}">{shown}'
+        f"<sub>{'' if sq.blank else sq.value}</sub></span></div>"
+    )
+
+
+@register.simple_tag
+def blank_letters() -> SafeString:
+    """The blank dialog's 26 letter buttons (the same on every page)."""
+    return _blank_letters()
+
+
+@lru_cache(maxsize=1)
+def _blank_letters() -> SafeString:
+    return mark_safe(
+        "".join(
+            f'<button type="button" class="rt blank" data-blank-letter="{letter}">{letter.upper()}</button>'
+            for letter in "abcdefghijklmnopqrstuvwxyz"
+        )
+    )
 
 
 @register.simple_tag
