@@ -5,12 +5,18 @@ deadline mean is the same in all of them and is written here once:
 
 - ``locked_waiting`` / ``take_seat`` / ``cancel_waiting``: a game waits for its seats to
   be filled and accepted (invitations and open seeks), or is withdrawn or declined;
-- ``copy_seats``: a rematch seats the same players, the asker and bots accepted;
+- ``check_invitees`` / ``seat_players``: a new game's seats, its creator first;
+- ``start``: the seats are filled: the clock starts and everyone is told;
+- ``offer_rematch`` (with ``copy_seats``): the next game of a series, the same players
+  seated, the asker and bots accepted;
+- ``locked_game`` / ``seat_index`` / ``check_moving``: what a move service checks before
+  it asks the engine; ``finish``: a finished game's status, places and news;
 - ``sweep_deadlines`` / ``sweep_reminders``: the beat's idempotent deadline work.
 
 The models need ``status`` (``Status`` below), ``is_open_seek``, ``created_by``,
 ``finished_at``, ``deadline`` and ``remind_at``, and a ``seats`` relation whose rows have
-``index``, ``user`` and ``accepted``. A refusal raises ``config.errors.Refused``.
+``index``, ``user`` and ``accepted`` (``games.models`` has them all). Players are told
+through ``games.notifications``. A refusal raises ``config.errors.Refused``.
 """
 
 from __future__ import annotations
@@ -21,7 +27,43 @@ from django.db import transaction
 from django.utils import timezone
 
 from config.errors import Refused
+from games import notifications
 from games.models import Status
+from lexicon.services import current_version
+
+#: The shortest time per move a game may have (seconds).
+MIN_SECONDS_PER_MOVE = 10
+#: What a seat that left the game did, by move kind.
+LEFT = {"resign": "resigned", "forfeit": "forfeited"}
+
+
+def check_invitees(creator, invitees) -> None:
+    """Refuse a new game's invitees unless each is another active person, invited once."""
+    seen = {creator.pk}
+    for invitee in invitees:
+        if invitee.pk in seen:
+            raise Refused(f"{invitee.username} is invited twice (or is you).")
+        if invitee.is_bot:
+            raise Refused("Bots cannot be invited; add them as bots.")
+        if not invitee.is_active:
+            raise Refused(f"{invitee.username} cannot play.")
+        seen.add(invitee.pk)
+
+
+def seat_players(game, seat_model, *, creator, invitees=(), bots=()) -> None:
+    """Seat ``creator`` first, then the invitees (each told), then ``bots`` (accepted at
+    once), then open seats up to the game's player count."""
+    seat_model.objects.create(game=game, index=0, user=creator, accepted=True)
+    index = 1
+    for invitee in invitees:
+        seat_model.objects.create(game=game, index=index, user=invitee)
+        notifications.invitation(game, user=invitee, by=creator)
+        index += 1
+    for bot in bots:
+        seat_model.objects.create(game=game, index=index, user=bot, accepted=True)
+        index += 1
+    for free in range(index, game.players):
+        seat_model.objects.create(game=game, index=free)
 
 
 def locked_waiting(model, game_id: int):
@@ -101,6 +143,118 @@ def copy_seats(seats, rematch, seat_model, *, asker, offer: Callable) -> bool:
             everyone = False
             offer(rematch, user=seat.user, by=asker)
     return everyone
+
+
+def start(game, *, to_move: int, by) -> None:
+    """Start the clock of a game whose seats are all filled, seat ``to_move`` to open it;
+    ``by`` took the last seat and is looking at the game, so is not told."""
+    now = timezone.now()
+    game.status = Status.ACTIVE
+    game.started_at = now
+    game.to_move = to_move
+    game.set_deadline(now)
+    game.save(update_fields=["status", "started_at", "to_move", "deadline", "remind_at"])
+    seats = list(game.seats.select_related("user"))
+    opener = next(seat.user for seat in seats if seat.index == to_move)
+    notifications.your_turn(game, user=opener)
+    for seat in seats:
+        if seat.index != to_move and seat.user_id != by.pk:
+            notifications.started(game, user=seat.user, to_move=opener)
+    notifications.deadline_set(game)
+    notifications.game_changed(game)
+
+
+def offer_rematch(model, seat_model, *, game_id: int, player, start: Callable, copy: tuple[str, ...] = ()):
+    """Offer the next game of ``game_id``'s series: the same seats and rules, the next game
+    number, the lexicon's current version, and the game's own fields named in ``copy``. Asking twice returns the
+    rematch already offered. Bots accept at once, so a rematch whose other players are
+    all bots starts straight away (``start(rematch, by=player)``)."""
+    try:
+        game = model.objects.select_for_update().get(pk=game_id)
+    except model.DoesNotExist:
+        raise Refused("No such game.", status=404) from None
+    seats = list(game.seats.select_related("user"))
+    if not any(s.user_id == player.pk for s in seats):
+        raise Refused("Only the game's players can ask for a rematch.", status=403)
+    if game.status != Status.FINISHED:
+        raise Refused("A rematch can follow only a finished game.")
+    existing = model.objects.filter(rematch_of=game).first()
+    if existing is not None:
+        return existing
+    rematch = model.objects.create(
+        players=game.players,
+        lexicon_code=game.lexicon_code,
+        lexicon_version=current_version(game.lexicon_code),
+        series=game.series,
+        game_number=game.game_number + 1,
+        rematch_of=game,
+        seconds_per_move=game.seconds_per_move,
+        created_by=player,
+        ranked=game.ranked,
+        **{field: getattr(game, field) for field in copy},
+    )
+    everyone = copy_seats(seats, rematch, seat_model, asker=player, offer=notifications.rematch_offer)
+    notifications.game_changed(game)
+    if everyone:
+        start(rematch, by=player)
+    return rematch
+
+
+# -- moves ---------------------------------------------------------------------------------
+
+
+def locked_game(model, game_id: int):
+    """The game's row, locked for the move being made."""
+    try:
+        return model.objects.select_for_update().get(pk=game_id)
+    except model.DoesNotExist:
+        raise Refused("No such game.", status=404) from None
+
+
+def seat_index(game, player) -> int:
+    """``player``'s seat in ``game``, or Refused."""
+    index = game.seats.filter(user=player).values_list("index", flat=True).first()
+    if index is None:
+        raise Refused("You are not playing in this game.", status=403)
+    return index
+
+
+def check_moving(game, seat: int, move_count: int | None, *, stale: str) -> None:
+    """Refuse a move in a game that is not in play, by a seat that left, or from a page
+    that showed another move count than the game's (``stale`` says so)."""
+    if game.status != Status.ACTIVE:
+        raise Refused(
+            "This game is over." if game.status == Status.FINISHED else "This game has not started.", status=409
+        )
+    if game.seats.filter(index=seat).exclude(left="").exists():
+        raise Refused("You have left this game.", status=409)
+    if move_count is not None and move_count != game.move_count:
+        raise Refused(stale, status=409)
+
+
+def sentence(reason: str) -> str:
+    """The engine's reason ("not your turn") as a sentence for the player."""
+    return reason[:1].upper() + reason[1:] + ("" if reason.endswith(".") else ".")
+
+
+def finish(game, state, seats: dict, *, result: str, rated: Callable) -> None:
+    """The engine's ``state`` is over: store the end, each seat's place (``seats`` by
+    index, scores already set), let ``rated(game, seats)`` record ratings, and tell
+    everyone ``result``."""
+    game.status = Status.FINISHED
+    game.finished_at = timezone.now()
+    game.to_move = None
+    game.deadline = None
+    game.remind_at = None
+    game.end_reason = state.end_reason or ""
+    game.save()
+    places = {seat: place for seat, _, place in state.standings()}
+    for index, seat in seats.items():
+        seat.place = places[index]
+        seat.save(update_fields=["score", "left", "place"])
+    rated(game, list(seats.values()))
+    for seat in seats.values():
+        notifications.game_over(game, user=seat.user, result=result)
 
 
 def sweep_deadlines(model, settle: Callable, *, now=None) -> int:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.db import transaction
-from django.utils import timezone
 
 from games import seating
 from games.engine import crossword
@@ -12,11 +11,11 @@ from games.ratings.pools import crossword_pool
 from lexicon.services import current_version
 
 from .. import selectors
-from ..models import Game, Seat, Status, Variant
+from ..models import Game, Seat, Variant
 from . import notifications
 from .errors import Refused
 
-MIN_SECONDS_PER_MOVE = 10
+MIN_SECONDS_PER_MOVE = seating.MIN_SECONDS_PER_MOVE
 
 
 def _engine_variant(variant: str):
@@ -53,15 +52,7 @@ def game_create(
         raise Refused(f"{name} takes {rules.min_players}–{rules.max_players} players; you chose {players}.")
     if seconds_per_move < MIN_SECONDS_PER_MOVE:
         raise Refused("The time per move is too short.")
-    seen = {creator.pk}
-    for invitee in invitees:
-        if invitee.pk in seen:
-            raise Refused(f"{invitee.username} is invited twice (or is you).")
-        if invitee.is_bot:
-            raise Refused("Bots cannot be invited yet.")
-        if not invitee.is_active:
-            raise Refused(f"{invitee.username} cannot play.")
-        seen.add(invitee.pk)
+    seating.check_invitees(creator, invitees)
     if ranked or rating_min is not None or rating_max is not None:
         problem = ratings.ranked_seek_problem(
             creator=creator,
@@ -87,12 +78,7 @@ def game_create(
         rating_min=rating_min if ranked else None,
         rating_max=rating_max if ranked else None,
     )
-    Seat.objects.create(game=game, index=0, user=creator, accepted=True)
-    for index, invitee in enumerate(invitees, start=1):
-        Seat.objects.create(game=game, index=index, user=invitee)
-        notifications.invitation(game, user=invitee, by=creator)
-    for index in range(1 + len(invitees), players):
-        Seat.objects.create(game=game, index=index)
+    seating.seat_players(game, Seat, creator=creator, invitees=invitees)
     return game
 
 
@@ -123,21 +109,7 @@ def game_accept(*, game_id: int, player) -> Game:
 
 def _start(game: Game, *, by) -> None:
     """Deal and start the clock; ``by`` took the last seat and is looking at the game."""
-    state = selectors.engine_state(game, moves=[])
-    now = timezone.now()
-    game.status = Status.ACTIVE
-    game.started_at = now
-    game.to_move = state.to_move
-    game.set_deadline(now)
-    game.save(update_fields=["status", "started_at", "to_move", "deadline", "remind_at"])
-    seats = list(game.seats.select_related("user"))
-    opener = next(seat.user for seat in seats if seat.index == state.to_move)
-    notifications.your_turn(game, user=opener)
-    for seat in seats:
-        if seat.index != state.to_move and seat.user_id != by.pk:
-            notifications.started(game, user=seat.user, to_move=opener)
-    notifications.deadline_set(game)
-    notifications.game_changed(game)
+    seating.start(game, to_move=selectors.engine_state(game, moves=[]).to_move, by=by)
 
 
 @transaction.atomic
@@ -170,34 +142,4 @@ def game_rematch(*, game_id: int, player) -> Game:
     returns the rematch already offered. Bots accept at once, so a rematch whose other
     players are all bots starts straight away.
     """
-    try:
-        game = Game.objects.select_for_update().get(pk=game_id)
-    except Game.DoesNotExist:
-        raise Refused("No such game.", status=404) from None
-    seats = list(game.seats.select_related("user"))
-    if not any(s.user_id == player.pk for s in seats):
-        raise Refused("Only the game's players can ask for a rematch.", status=403)
-    if game.status != Status.FINISHED:
-        raise Refused("A rematch can follow only a finished game.")
-    existing = Game.objects.filter(rematch_of=game).first()
-    if existing is not None:
-        return existing
-    code = game.lexicon_code
-    rematch = Game.objects.create(
-        variant=game.variant,
-        players=game.players,
-        lexicon_code=code,
-        lexicon_version=current_version(code),
-        series=game.series,
-        game_number=game.game_number + 1,
-        rematch_of=game,
-        seconds_per_move=game.seconds_per_move,
-        created_by=player,
-        ranked=game.ranked,
-    )
-    # Bots accept at once: a rematch against bots alone starts straight away.
-    everyone = seating.copy_seats(seats, rematch, Seat, asker=player, offer=notifications.rematch_offer)
-    notifications.game_changed(game)
-    if everyone:
-        _start(rematch, by=player)
-    return rematch
+    return seating.offer_rematch(Game, Seat, game_id=game_id, player=player, start=_start, copy=("variant",))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
+from games import seating
 from games.engine import crossword_game as engine
 from games.engine.crossword import IllegalPlay
 from games.ratings import services as ratings
@@ -20,43 +21,17 @@ from . import notifications
 from .errors import Refused
 
 STALE = "The game has moved on since this page was loaded; the board has been refreshed."
-LEFT = {MoveKind.RESIGN: "resigned", MoveKind.FORFEIT: "forfeited"}
-
-
-def _sentence(reason: str) -> str:
-    """The engine's reason ("not your turn") as a sentence for the player."""
-    return reason[:1].upper() + reason[1:] + "."
-
-
-def _locked(game_id: int) -> Game:
-    try:
-        return Game.objects.select_for_update().get(pk=game_id)
-    except Game.DoesNotExist:
-        raise Refused("No such game.", status=404) from None
-
-
-def _seat_index(game: Game, player) -> int:
-    index = game.seats.filter(user=player).values_list("index", flat=True).first()
-    if index is None:
-        raise Refused("You are not playing in this game.", status=403)
-    return index
+LEFT = seating.LEFT
 
 
 def _apply(game: Game, move: engine.Move, *, move_count: int | None, reason: str = "", now=None) -> Move:
-    if game.status != Status.ACTIVE:
-        raise Refused(
-            "This game is over." if game.status == Status.FINISHED else "This game has not started.", status=409
-        )
-    if game.seats.filter(index=move.seat).exclude(left="").exists():
-        raise Refused("You have left this game.", status=409)
-    if move_count is not None and move_count != game.move_count:
-        raise Refused(STALE, status=409)
+    seating.check_moving(game, move.seat, move_count, stale=STALE)
     before = selectors.engine_state(game)
     try:
         before.check(move)
     except IllegalPlay as refused:
         # The turn, the rack or the game moved on since the page was drawn.
-        raise Refused(_sentence(refused.reason), status=409) from None
+        raise Refused(seating.sentence(refused.reason), status=409) from None
     if move.kind in (engine.PLACE, engine.SWAP, engine.PASS):
         # The clock is the server's: a move after the deadline waits for the forfeit.
         if game.deadline is not None and game.deadline <= (now or timezone.now()):
@@ -64,7 +39,7 @@ def _apply(game: Game, move: engine.Move, *, move_count: int | None, reason: str
     try:
         after = before.apply(move)
     except IllegalPlay as refused:
-        raise Refused(_sentence(refused.reason)) from None
+        raise Refused(seating.sentence(refused.reason)) from None
     turn = after.turns[-1]
     stored = Move.objects.create(
         game=game,
@@ -109,28 +84,15 @@ def _apply(game: Game, move: engine.Move, *, move_count: int | None, reason: str
 
 
 def _finish(game: Game, after: engine.Game, seats: dict) -> None:
-    game.status = Status.FINISHED
-    game.finished_at = timezone.now()
-    game.to_move = None
-    game.deadline = None
-    game.remind_at = None
-    game.end_reason = after.end_reason or ""
-    game.save()
-    places = {seat: place for seat, _, place in after.standings()}
-    for index, seat in seats.items():
-        seat.place = places[index]
-        seat.save(update_fields=["score", "left", "place"])
-    ratings.crossword_game_finished(game, list(seats.values()))
     result = selectors.result_text(game, after, seats)
-    for seat in seats.values():
-        notifications.game_over(game, user=seat.user, result=result)
+    seating.finish(game, after, seats, result=result, rated=ratings.crossword_game_finished)
 
 
 @transaction.atomic
 def game_play(*, game_id: int, player, placement, move_count: int | None) -> Move:
     """Place tiles: ``placement`` is ``[(row, col, letter, is_blank), ...]``."""
-    game = _locked(game_id)
-    seat = _seat_index(game, player)
+    game = seating.locked_game(Game, game_id)
+    seat = seating.seat_index(game, player)
     try:
         move = engine.Move.place(seat, placement)
     except (TypeError, ValueError):
@@ -141,31 +103,31 @@ def game_play(*, game_id: int, player, placement, move_count: int | None) -> Mov
 @transaction.atomic
 def game_swap(*, game_id: int, player, tiles: str, move_count: int | None) -> Move:
     """Swap ``tiles`` (rack letters, "?" for a blank) for as many from the bag."""
-    game = _locked(game_id)
-    seat = _seat_index(game, player)
+    game = seating.locked_game(Game, game_id)
+    seat = seating.seat_index(game, player)
     return _apply(game, engine.Move.swap(seat, tiles), move_count=move_count)
 
 
 @transaction.atomic
 def game_pass(*, game_id: int, player, move_count: int | None) -> Move:
     """Pass the turn: it scores nothing and counts towards the end by scoreless turns."""
-    game = _locked(game_id)
-    seat = _seat_index(game, player)
+    game = seating.locked_game(Game, game_id)
+    seat = seating.seat_index(game, player)
     return _apply(game, engine.Move.pass_(seat), move_count=move_count)
 
 
 @transaction.atomic
 def game_resign(*, game_id: int, player) -> Move:
     """Leave the game at any time: finish last, tiles back to the bag (RULES §3)."""
-    game = _locked(game_id)
-    seat = _seat_index(game, player)
+    game = seating.locked_game(Game, game_id)
+    seat = seating.seat_index(game, player)
     return _apply(game, engine.Move.resign(seat), move_count=None)
 
 
 @transaction.atomic
 def game_forfeit(*, game_id: int, now=None) -> Move | None:
     """Forfeit the seat to move if its deadline has passed; else do nothing (idempotent)."""
-    game = _locked(game_id)
+    game = seating.locked_game(Game, game_id)
     now = now or timezone.now()
     if game.status != Status.ACTIVE or game.deadline is None or game.deadline > now:
         return None

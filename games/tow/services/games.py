@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 from django.db import transaction
-from django.utils import timezone
 
 from games import seating
 from games.engine import tow as engine
 from lexicon.services import current_version
 
 from .. import selectors
-from ..models import HOUSE, Game, Seat, Status, WordChoice
+from ..models import HOUSE, Game, Seat, WordChoice
 from . import notifications
 from .errors import Refused
 
-MIN_SECONDS_PER_MOVE = 10
+MIN_SECONDS_PER_MOVE = seating.MIN_SECONDS_PER_MOVE
 
 
 def _lexicon_code(words: str) -> str:
@@ -49,13 +48,7 @@ def game_create(
         raise Refused("The time per move is too short.")
     if ranked and (players != 2 or bots):
         raise Refused("A ranked TOW game is for two people.")
-    seen = {creator.pk}
-    for invitee in invitees:
-        if invitee.pk in seen:
-            raise Refused(f"{invitee.username} is invited twice (or is you).")
-        if invitee.is_bot or not invitee.is_active:
-            raise Refused(f"{invitee.username} cannot be invited.")
-        seen.add(invitee.pk)
+    seating.check_invitees(creator, invitees)
     code = _lexicon_code(words)
     game = Game.objects.create(
         players=players,
@@ -67,20 +60,10 @@ def game_create(
         created_by=creator,
         ranked=ranked,
     )
-    Seat.objects.create(game=game, index=0, user=creator, accepted=True)
-    index = 1
-    for invitee in invitees:
-        Seat.objects.create(game=game, index=index, user=invitee)
-        notifications.invitation(game, user=invitee, by=creator)
-        index += 1
-    if bots:
-        from .bots import bot_user
+    from .bots import bot_user
 
-        for number in range(1, bots + 1):
-            Seat.objects.create(game=game, index=index, user=bot_user(number), accepted=True)
-            index += 1
-    for free in range(index, players):
-        Seat.objects.create(game=game, index=free)
+    bot_users = [bot_user(number) for number in range(1, bots + 1)]
+    seating.seat_players(game, Seat, creator=creator, invitees=invitees, bots=bot_users)
     if all(s.accepted for s in game.seats.all()):
         start(game, by=creator)
     return game
@@ -103,21 +86,7 @@ def game_accept(*, game_id: int, player) -> Game:
 
 def start(game: Game, *, by) -> None:
     """Draw for first player, deal and start the clock; ``by`` is looking at the game."""
-    state = selectors.engine_state(game, moves=[])
-    now = timezone.now()
-    game.status = Status.ACTIVE
-    game.started_at = now
-    game.to_move = state.to_move
-    game.set_deadline(now)
-    game.save(update_fields=["status", "started_at", "to_move", "deadline", "remind_at"])
-    seats = list(game.seats.select_related("user"))
-    opener = next(seat.user for seat in seats if seat.index == state.to_move)
-    notifications.your_turn(game, user=opener)
-    for seat in seats:
-        if seat.index != state.to_move and seat.user_id != by.pk and not seat.user.is_bot:
-            notifications.started(game, user=seat.user, to_move=opener)
-    notifications.deadline_set(game)
-    notifications.game_changed(game)
+    seating.start(game, to_move=selectors.engine_state(game, moves=[]).to_move, by=by)
 
 
 @transaction.atomic
@@ -148,32 +117,4 @@ def game_rematch(*, game_id: int, player) -> Game:
 
     Asking twice returns the rematch already offered; bots accept at once.
     """
-    try:
-        game = Game.objects.select_for_update().get(pk=game_id)
-    except Game.DoesNotExist:
-        raise Refused("No such game.", status=404) from None
-    seats = list(game.seats.select_related("user"))
-    if not any(s.user_id == player.pk for s in seats):
-        raise Refused("Only the game's players can ask for a rematch.", status=403)
-    if game.status != Status.FINISHED:
-        raise Refused("A rematch can follow only a finished game.")
-    existing = Game.objects.filter(rematch_of=game).first()
-    if existing is not None:
-        return existing
-    rematch = Game.objects.create(
-        players=game.players,
-        words=game.words,
-        lexicon_code=game.lexicon_code,
-        lexicon_version=current_version(game.lexicon_code),
-        series=game.series,
-        game_number=game.game_number + 1,
-        rematch_of=game,
-        ranked=game.ranked,
-        seconds_per_move=game.seconds_per_move,
-        created_by=player,
-    )
-    everyone = seating.copy_seats(seats, rematch, Seat, asker=player, offer=notifications.rematch_offer)
-    notifications.game_changed(game)
-    if everyone:
-        start(rematch, by=player)
-    return rematch
+    return seating.offer_rematch(Game, Seat, game_id=game_id, player=player, start=start, copy=("words",))

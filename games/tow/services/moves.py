@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
+from games import seating
 from games.engine import tow as engine
 
 from .. import selectors
@@ -19,41 +20,20 @@ from . import notifications
 from .errors import Refused
 
 STALE = "The game has moved on since this page was loaded; the table has been refreshed."
-LEFT = {MoveKind.RESIGN: "resigned", MoveKind.FORFEIT: "forfeited"}
+LEFT = seating.LEFT
 TURN_KINDS = (engine.PLACE, engine.SWAP, engine.PASS)
-
-
-def _locked(game_id: int) -> Game:
-    try:
-        return Game.objects.select_for_update().get(pk=game_id)
-    except Game.DoesNotExist:
-        raise Refused("No such game.", status=404) from None
-
-
-def _seat_index(game: Game, player) -> int:
-    index = game.seats.filter(user=player).values_list("index", flat=True).first()
-    if index is None:
-        raise Refused("You are not playing in this game.", status=403)
-    return index
 
 
 def _apply(game: Game, move: engine.Move, *, move_count: int | None, reason: str = "", now=None) -> Move:
     now = now or timezone.now()
-    if game.status != Status.ACTIVE:
-        raise Refused(
-            "This game is over." if game.status == Status.FINISHED else "This game has not started.", status=409
-        )
-    if game.seats.filter(index=move.seat).exclude(left="").exists():
-        raise Refused("You have left this game.", status=409)
-    if move_count is not None and move_count != game.move_count:
-        raise Refused(STALE, status=409)
+    seating.check_moving(game, move.seat, move_count, stale=STALE)
     moves = list(game.moves.order_by("number"))
     before = selectors.engine_state(game, moves=moves)
     try:
         before.check(move)
     except engine.IllegalPlay as refused:
         # The turn, the vote, the rack or the game moved on since the page was drawn.
-        raise Refused(selectors.sentence(refused.reason), status=409) from None
+        raise Refused(seating.sentence(refused.reason), status=409) from None
     if move.kind in TURN_KINDS + (engine.VOTE,):
         # The clock is the server's: a move after the deadline waits for the sweep.
         if game.deadline is not None and game.deadline <= now:
@@ -61,7 +41,7 @@ def _apply(game: Game, move: engine.Move, *, move_count: int | None, reason: str
     try:
         after = before.apply(move)
     except engine.IllegalPlay as refused:
-        raise Refused(selectors.sentence(refused.reason)) from None
+        raise Refused(seating.sentence(refused.reason)) from None
     stored = Move(
         game=game,
         number=game.move_count,
@@ -155,24 +135,10 @@ def _news(state: engine.Game, seats: dict) -> str:
 
 
 def _finish(game: Game, after: engine.Game, seats: dict) -> None:
-    game.status = Status.FINISHED
-    game.finished_at = timezone.now()
-    game.to_move = None
-    game.deadline = None
-    game.remind_at = None
-    game.voting = False
-    game.end_reason = after.end_reason or ""
-    game.save()
-    places = {seat: place for seat, _, place in after.standings()}
-    for index, seat in seats.items():
-        seat.place = places[index]
-        seat.save(update_fields=["score", "left", "place"])
     from games.ratings.services import tow_game_finished
 
-    tow_game_finished(game, list(seats.values()))
     result = selectors.result_text(game, after, seats)
-    for seat in seats.values():
-        notifications.game_over(game, user=seat.user, result=result)
+    seating.finish(game, after, seats, result=result, rated=tow_game_finished)
 
 
 def _parse_move(build):
@@ -186,15 +152,15 @@ def _parse_move(build):
 def game_play(*, game_id: int, player, placement, path=None, word: str = "", move_count: int | None) -> Move:
     """Place tiles ``[(row, col, letter, kind), ...]`` and name the main word by its
     ``path`` of cells, or by the ``word`` when only one path spells it."""
-    game = _locked(game_id)
-    seat = _seat_index(game, player)
+    game = seating.locked_game(Game, game_id)
+    seat = seating.seat_index(game, player)
     if not path:
         state = selectors.engine_state(game)
         if state.pending is None and state.to_move == seat:
             try:
                 path, _ = selectors.find_path(state, placement, word)
             except engine.IllegalPlay as refused:
-                raise Refused(selectors.sentence(refused.reason)) from None
+                raise Refused(seating.sentence(refused.reason)) from None
     move = _parse_move(lambda: engine.Move.place(seat, placement, path or ()))
     return _apply(game, move, move_count=move_count)
 
@@ -202,30 +168,30 @@ def game_play(*, game_id: int, player, placement, path=None, word: str = "", mov
 @transaction.atomic
 def game_swap(*, game_id: int, player, tiles: str, move_count: int | None) -> Move:
     """Swap ``tiles`` (letters, "+" corner, "*" PZ) for as many from the bag."""
-    game = _locked(game_id)
-    seat = _seat_index(game, player)
+    game = seating.locked_game(Game, game_id)
+    seat = seating.seat_index(game, player)
     return _apply(game, engine.Move.swap(seat, tiles), move_count=move_count)
 
 
 @transaction.atomic
 def game_pass(*, game_id: int, player, move_count: int | None) -> Move:
-    game = _locked(game_id)
-    seat = _seat_index(game, player)
+    game = seating.locked_game(Game, game_id)
+    seat = seating.seat_index(game, player)
     return _apply(game, engine.Move.pass_(seat), move_count=move_count)
 
 
 @transaction.atomic
 def game_vote(*, game_id: int, player, accept: bool, move_count: int | None) -> Move:
     """Vote on the play waiting for the house: a majority accepts, a tie rejects."""
-    game = _locked(game_id)
-    seat = _seat_index(game, player)
+    game = seating.locked_game(Game, game_id)
+    seat = seating.seat_index(game, player)
     return _apply(game, engine.Move.vote(seat, accept), move_count=move_count)
 
 
 @transaction.atomic
 def game_resign(*, game_id: int, player) -> Move:
-    game = _locked(game_id)
-    seat = _seat_index(game, player)
+    game = seating.locked_game(Game, game_id)
+    seat = seating.seat_index(game, player)
     return _apply(game, engine.Move.resign(seat), move_count=None)
 
 
@@ -233,7 +199,7 @@ def game_resign(*, game_id: int, player) -> Move:
 def game_deadline(*, game_id: int, now=None) -> Move | None:
     """The move deadline passed: close a running vote on the votes cast, or forfeit the
     player to move. Does nothing before the deadline (idempotent)."""
-    game = _locked(game_id)
+    game = seating.locked_game(Game, game_id)
     now = now or timezone.now()
     if game.status != Status.ACTIVE or game.deadline is None or game.deadline > now:
         return None
