@@ -626,6 +626,9 @@ def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None, eve
         used += 1
         row, col = rows[i], cols[i]
         for letter, child in zip(node[0], node[1]):
+            own = counts[letter]
+            if not own and not blanks:
+                continue  # no tile left for this letter
             if checks is None:
                 points = 0
             else:
@@ -642,7 +645,6 @@ def _searcher(call: _Call, data: _Line, out: _Plays, leaves: _Leaves | None, eve
                     end_only or (after_checks is not None and after_checks.keys().isdisjoint(child[0]))
                 ):
                     continue
-                own = counts[letter]
                 if own:
                     counts[letter] = own - 1
                     placed.append((row, col, letter, False))
@@ -809,16 +811,23 @@ class _LeftParts:
             letters, children = node[0], node[1]
             if rest[0] == BLANK:
                 after_blank = rest[1:]
+                if not deeper:
+                    # The longest size: entries only, without a call per child.
+                    for letter, child in zip(letters, children):
+                        index[letter].append((child, word, used, letter in rest, True))
+                    return
                 for letter, child in zip(letters, children):
+                    # A child without letters ends every word through it: it leads to
+                    # no longer left part (the call would only return).
                     if letter in rest:
                         index[letter].append((child, word, used, True, True))
-                        if deeper:
+                        if child[0]:
                             grow(child, size, word + letter, used + letter, rest.replace(letter, "", 1))
                             if every_way:
                                 grow(child, size, word + letter, used + BLANK, after_blank)
                     else:
                         index[letter].append((child, word, used, False, True))
-                        if deeper:
+                        if child[0]:
                             grow(child, size, word + letter, used + BLANK, after_blank)
             else:
                 # Without a blank only the rack's own letters can follow: look those
@@ -832,7 +841,7 @@ class _LeftParts:
                     if k >= 0:
                         child = children[k]
                         index[letter].append((child, word, used, True, False))
-                        if deeper:
+                        if deeper and child[0]:
                             grow(child, size, word + letter, used + letter, rest.replace(letter, "", 1))
 
         grow(self.root, 0, "", "", "".join(sorted(tile * count for tile, count in counts.items())))
