@@ -6,24 +6,28 @@ import json
 import re
 
 from django import forms
-from django.contrib.auth import get_user_model
 
-from config import durations
+from games.forms import TIME_CHOICES, SeatsForm, parse_move_count
 
-from .models import DAYS_PER_MOVE, LIVE_MINUTES_PER_MOVE, BotStrength, Variant
+from .models import BotStrength, Variant
+
+__all__ = [
+    "TIME_CHOICES",
+    "NewGameForm",
+    "PlacementError",
+    "PlayBotForm",
+    "parse_move_count",
+    "parse_placement",
+]
 
 MAX_TILES = 8  # Wordgame's rack; the engine checks the rest
 # Eight tiles fit in about 200 characters; a longer text is not a placement, and
 # deeply nested JSON would exhaust the parser's recursion before any check ran.
 MAX_PLACEMENT_CHARS = 1000
-DAY = 86400
 _LETTER = re.compile(r"[a-z]")
 
 
 BOT_CHOICES = [("", "None")] + list(BotStrength.choices)
-TIME_CHOICES = [(d * DAY, durations.spoken(d * DAY)) for d in DAYS_PER_MOVE] + [
-    (m * 60, f"{durations.spoken(m * 60)} (live)") for m in LIVE_MINUTES_PER_MOVE
-]
 
 
 class PlayBotForm(forms.Form):
@@ -36,21 +40,11 @@ class PlayBotForm(forms.Form):
     seconds_per_move = forms.TypedChoiceField(label="Time per move", coerce=int, initial=5 * 60, choices=TIME_CHOICES)
 
 
-class NewGameForm(forms.Form):
+class NewGameForm(SeatsForm):
+    invitees_help = "Usernames, separated by commas or spaces (up to 3 for Word Grid, 1 for Wordgame)."
+    field_order = ["variant", "seconds_per_move", "invitees", "open_seats"]
+
     variant = forms.ChoiceField(choices=Variant.choices, initial=Variant.WORD_GRID, widget=forms.RadioSelect)
-    seconds_per_move = forms.TypedChoiceField(label="Time per move", coerce=int, initial=3 * DAY, choices=TIME_CHOICES)
-    invitees = forms.CharField(
-        label="Invite players",
-        required=False,
-        max_length=200,
-        help_text="Usernames, separated by commas or spaces (up to 3 for Word Grid, 1 for Wordgame).",
-    )
-    open_seats = forms.TypedChoiceField(
-        label="Open seats for anyone in the lobby",
-        coerce=int,
-        initial=0,
-        choices=[(0, "None"), (1, "1"), (2, "2"), (3, "3")],
-    )
     ranked = forms.BooleanField(
         label="Ranked", required=False, help_text="Two players only: the result changes both ratings."
     )
@@ -70,27 +64,10 @@ class NewGameForm(forms.Form):
         label="Third bot", required=False, choices=BOT_CHOICES, help_text="Word Grid only: up to three bots."
     )
 
-    def __init__(self, *args, player=None, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.player = player
-
     @property
     def bots(self) -> list[str]:
         """The strengths of the bots chosen, in seat order."""
         return [self.cleaned_data[name] for name in ("bot_1", "bot_2", "bot_3") if self.cleaned_data.get(name)]
-
-    def clean_invitees(self):
-        names = [n for n in re.split(r"[\s,;]+", self.cleaned_data["invitees"]) if n]
-        users = []
-        User = get_user_model()
-        for name in dict.fromkeys(names):
-            user = User.objects.filter(username__iexact=name, is_active=True).first()
-            if user is None:
-                raise forms.ValidationError(f"There is no player called {name}.")
-            if self.player is not None and user.pk == self.player.pk:
-                raise forms.ValidationError("You are in the game already; invite others.")
-            users.append(user)
-        return users
 
     def clean(self):
         data = super().clean()
@@ -131,14 +108,3 @@ def parse_placement(raw: str) -> list[tuple[int, int, str, bool]]:
         squares.add((row, col))
         tiles.append((row, col, letter.lower(), blank))
     return tiles
-
-
-_MOVE_COUNT = forms.IntegerField(min_value=0)
-
-
-def parse_move_count(raw) -> int | None:
-    """The move count a page was showing, or None if ``raw`` is not one."""
-    try:
-        return _MOVE_COUNT.clean(raw)
-    except forms.ValidationError:
-        return None

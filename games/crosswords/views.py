@@ -7,25 +7,20 @@ with ``HX-Request``, so a move is one request; otherwise JSON ``{"ok": true,
 
 from __future__ import annotations
 
-from django.contrib import messages
+from functools import partial
+
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, JsonResponse
+from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.response import TemplateResponse
 from django.views.decorators.http import require_GET, require_POST
 
+from games import views as shared
+
 from . import selectors, services
-from .forms import NewGameForm, PlacementError, PlayBotForm, parse_move_count, parse_placement
-from .models import Game, Status
+from .forms import NewGameForm, PlacementError, PlayBotForm, parse_placement
+from .models import Game
 from .services import Refused, bots
-
-
-def _refused(refused: Refused) -> JsonResponse:
-    return JsonResponse({"ok": False, "reason": refused.reason}, status=refused.status)
-
-
-def _bad(reason: str, status: int = 400) -> JsonResponse:
-    return JsonResponse({"ok": False, "reason": reason}, status=status)
 
 
 @login_required
@@ -102,10 +97,6 @@ def _moved(request, move, **fields):
     return JsonResponse({"ok": True, "move_count": move.number + 1, **fields})
 
 
-def _move_count(request) -> int | None:
-    return parse_move_count(request.POST.get("move_count"))
-
-
 @login_required
 @require_POST
 def preview(request, pk: int):
@@ -116,75 +107,57 @@ def preview(request, pk: int):
     except PlacementError as error:
         return JsonResponse({"legal": False, "reason": str(error), "offered": None})
     return JsonResponse(
-        selectors.preview(game=game, player=request.user, placement=placement, move_count=_move_count(request))
+        selectors.preview(game=game, player=request.user, placement=placement, move_count=shared.move_count(request))
     )
 
 
 @login_required
 @require_POST
 def play(request, pk: int):
-    move_count = _move_count(request)
-    if move_count is None:
-        return _bad("The page is out of date; reload it.", 409)
+    count = shared.move_count(request)
+    if count is None:
+        return shared.bad(shared.OUT_OF_DATE, 409)
     try:
         placement = parse_placement(request.POST.get("placement"))
-        move = services.game_play(game_id=pk, player=request.user, placement=placement, move_count=move_count)
     except PlacementError as error:
-        return _bad(str(error))
-    except Refused as refused:
-        return _refused(refused)
+        return shared.bad(str(error))
+    answer = partial(_moved_scored, request)
+    return shared.act(
+        services.game_play, answer, game_id=pk, player=request.user, placement=placement, move_count=count
+    )
+
+
+def _moved_scored(request, move):
     return _moved(request, move, score=move.score)
 
 
 @login_required
 @require_POST
 def swap(request, pk: int):
-    move_count = _move_count(request)
-    if move_count is None:
-        return _bad("The page is out of date; reload it.", 409)
+    count = shared.move_count(request)
+    if count is None:
+        return shared.bad(shared.OUT_OF_DATE, 409)
     tiles = (request.POST.get("tiles") or "").lower()
     if not tiles or len(tiles) > 8 or any(t != "?" and not "a" <= t <= "z" for t in tiles):
-        return _bad("Choose the tiles to swap.")
-    try:
-        move = services.game_swap(game_id=pk, player=request.user, tiles=tiles, move_count=move_count)
-    except Refused as refused:
-        return _refused(refused)
-    return _moved(request, move)
+        return shared.bad("Choose the tiles to swap.")
+    answer = partial(_moved, request)
+    return shared.act(services.game_swap, answer, game_id=pk, player=request.user, tiles=tiles, move_count=count)
 
 
 @login_required
 @require_POST
 def pass_turn(request, pk: int):
-    move_count = _move_count(request)
-    if move_count is None:
-        return _bad("The page is out of date; reload it.", 409)
-    try:
-        move = services.game_pass(game_id=pk, player=request.user, move_count=move_count)
-    except Refused as refused:
-        return _refused(refused)
-    return _moved(request, move)
+    return shared.counted_act(request, services.game_pass, partial(_moved, request), game_id=pk, player=request.user)
 
 
 @login_required
 @require_POST
 def resign(request, pk: int):
-    try:
-        move = services.game_resign(game_id=pk, player=request.user)
-    except Refused as refused:
-        return _refused(refused)
-    return _moved(request, move)
+    return shared.act(services.game_resign, partial(_moved, request), game_id=pk, player=request.user)
 
 
 def _lobby_action(request, pk: int, action, done: str, started: str | None = None):
-    try:
-        result = action(game_id=pk, player=request.user)
-    except Refused as refused:
-        if refused.status == 404:
-            raise Http404(refused.reason) from None
-        messages.error(request, refused.reason)
-        return redirect("crosswords:game", pk)
-    messages.success(request, started if started and result.status == Status.ACTIVE else done)
-    return redirect(result)
+    return shared.lobby_action(request, pk, action, page="crosswords:game", done=done, started=started)
 
 
 @login_required
@@ -214,7 +187,4 @@ def rematch(request, pk: int):
 @login_required
 @require_GET
 def replay(request, pk: int):
-    game = get_object_or_404(Game, pk=pk)
-    if game.status not in (Status.ACTIVE, Status.FINISHED):
-        raise Http404("The game has not started.")
-    return JsonResponse({"frames": selectors.replay_frames(game=game, viewer=request.user)})
+    return shared.replay(Game, pk, lambda game: selectors.replay_frames(game=game, viewer=request.user))

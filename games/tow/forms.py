@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import json
-import re
 
 from django import forms
-from django.contrib.auth import get_user_model
 
-from games.crosswords.forms import TIME_CHOICES, parse_move_count
+from games.forms import SeatsForm, parse_move_count
 
 from .models import WordChoice
 
@@ -17,7 +15,6 @@ __all__ = ["NewGameForm", "MoveInputError", "parse_cells", "parse_move_count"]
 # Seven tiles with their letters and kinds fit in about 250 characters, a path in fewer;
 # a longer text is not a move, and deeply nested JSON would exhaust the parser first.
 MAX_JSON_CHARS = 2000
-DAY = 86400
 
 
 class MoveInputError(ValueError):
@@ -46,22 +43,12 @@ def parse_cells(raw: str | None, *, what: str) -> list:
     return data
 
 
-class NewGameForm(forms.Form):
+class NewGameForm(SeatsForm):
+    invitees_help = "Usernames, separated by commas or spaces (up to 3)."
+    field_order = ["words", "seconds_per_move", "invitees", "open_seats"]
+
     words = forms.ChoiceField(
         label="Words", choices=WordChoice.choices, initial=WordChoice.EN, widget=forms.RadioSelect
-    )
-    seconds_per_move = forms.TypedChoiceField(label="Time per move", coerce=int, initial=3 * DAY, choices=TIME_CHOICES)
-    invitees = forms.CharField(
-        label="Invite players",
-        required=False,
-        max_length=200,
-        help_text="Usernames, separated by commas or spaces (up to 3).",
-    )
-    open_seats = forms.TypedChoiceField(
-        label="Open seats for anyone in the lobby",
-        coerce=int,
-        initial=0,
-        choices=[(n, str(n) if n else "None") for n in range(4)],
     )
     bots = forms.TypedChoiceField(
         label="TOW bots",
@@ -73,23 +60,6 @@ class NewGameForm(forms.Form):
     ranked = forms.BooleanField(
         label="Ranked", required=False, help_text="Two people only: the result changes both TOW ratings."
     )
-
-    def __init__(self, *args, player=None, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.player = player
-
-    def clean_invitees(self):
-        names = [n for n in re.split(r"[\s,;]+", self.cleaned_data["invitees"]) if n]
-        users = []
-        User = get_user_model()
-        for name in dict.fromkeys(names):
-            user = User.objects.filter(username__iexact=name, is_active=True).first()
-            if user is None:
-                raise forms.ValidationError(f"There is no player called {name}.")
-            if self.player is not None and user.pk == self.player.pk:
-                raise forms.ValidationError("You are in the game already; invite others.")
-            users.append(user)
-        return users
 
     def clean(self):
         data = super().clean()

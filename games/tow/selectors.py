@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.db.models import F, Q
 
+from games import seating
 from games.engine import tow as engine
 from games.states import StateCache
 from lexicon.services import get_lexicon
@@ -160,6 +161,10 @@ def game_view(*, game: Game, viewer) -> dict:
         "seconds_per_move": game.seconds_per_move,
         "deadline": game.deadline.isoformat() if game.deadline else None,
         "seat": mine,
+        # What the viewer may do while the game waits for its seats.
+        "can_accept": mine is not None and not next(s.accepted for s in seats if s.index == mine),
+        "can_take_seat": game.is_open_seek and mine is None,
+        "can_withdraw": viewer.is_authenticated and game.created_by_id == viewer.pk,
         "end_reason": game.end_reason,
         "seats": [
             {
@@ -270,13 +275,8 @@ def preview(*, game: Game, player, placement, path=None, word: str = "") -> dict
         else:
             path, play = find_path(state, placement, word)
     except engine.IllegalPlay as refused:
-        return {"legal": False, "reason": sentence(refused.reason)}
+        return {"legal": False, "reason": seating.sentence(refused.reason)}
     return {"legal": True, "play": play.to_dict(), "path": [list(c) for c in path]}
-
-
-def sentence(reason: str) -> str:
-    """The engine's reason ("it is not your turn") as a sentence for the player."""
-    return reason[:1].upper() + reason[1:] + ("" if reason.endswith(".") else ".")
 
 
 def replay_frames(*, game: Game) -> list[dict]:

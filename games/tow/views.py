@@ -6,30 +6,21 @@ the page then reloads its view from ``state``.
 
 from __future__ import annotations
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, JsonResponse
+from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from games import views as shared
+
 from . import selectors, services
-from .forms import MoveInputError, NewGameForm, parse_cells, parse_move_count
-from .models import Game, Status
+from .forms import MoveInputError, NewGameForm, parse_cells
+from .models import Game
 from .services import Refused
 
-OUT_OF_DATE = "The page is out of date; reload it."
 
-
-def _answer(action, **kwargs) -> JsonResponse:
-    try:
-        move = action(**kwargs)
-    except Refused as refused:
-        return JsonResponse({"ok": False, "reason": refused.reason}, status=refused.status)
+def _answer(move) -> JsonResponse:
     return JsonResponse({"ok": True, "move_count": move.number + 1, "score": move.score})
-
-
-def _bad(reason: str, status: int = 400) -> JsonResponse:
-    return JsonResponse({"ok": False, "reason": reason}, status=status)
 
 
 @login_required
@@ -97,73 +88,57 @@ def preview(request, pk: int):
 @login_required
 @require_POST
 def play(request, pk: int):
-    move_count = parse_move_count(request.POST.get("move_count"))
-    if move_count is None:
-        return _bad(OUT_OF_DATE, 409)
+    count = shared.move_count(request)
+    if count is None:
+        return shared.bad(shared.OUT_OF_DATE, 409)
     try:
         placement, path, word = _move_input(request)
     except MoveInputError as error:
-        return _bad(str(error))
-    return _answer(
-        services.game_play,
-        game_id=pk,
-        player=request.user,
-        placement=placement,
-        path=path,
-        word=word,
-        move_count=move_count,
-    )
+        return shared.bad(str(error))
+    fields = {"placement": placement, "path": path, "word": word, "move_count": count}
+    return shared.act(services.game_play, _answer, game_id=pk, player=request.user, **fields)
 
 
 @login_required
 @require_POST
 def swap(request, pk: int):
-    move_count = parse_move_count(request.POST.get("move_count"))
-    if move_count is None:
-        return _bad(OUT_OF_DATE, 409)
+    count = shared.move_count(request)
+    if count is None:
+        return shared.bad(shared.OUT_OF_DATE, 409)
     tiles = (request.POST.get("tiles") or "").lower()
     if not tiles or len(tiles) > 7 or any(t not in "+*" and not "a" <= t <= "z" for t in tiles):
-        return _bad("Choose the tiles to swap.")
-    return _answer(services.game_swap, game_id=pk, player=request.user, tiles=tiles, move_count=move_count)
+        return shared.bad("Choose the tiles to swap.")
+    return shared.act(services.game_swap, _answer, game_id=pk, player=request.user, tiles=tiles, move_count=count)
 
 
 @login_required
 @require_POST
 def pass_turn(request, pk: int):
-    move_count = parse_move_count(request.POST.get("move_count"))
-    if move_count is None:
-        return _bad(OUT_OF_DATE, 409)
-    return _answer(services.game_pass, game_id=pk, player=request.user, move_count=move_count)
+    return shared.counted_act(request, services.game_pass, _answer, game_id=pk, player=request.user)
 
 
 @login_required
 @require_POST
 def vote(request, pk: int):
-    move_count = parse_move_count(request.POST.get("move_count"))
     answer = request.POST.get("accept")
-    if move_count is None:
-        return _bad(OUT_OF_DATE, 409)
+    count = shared.move_count(request)
+    if count is None:
+        return shared.bad(shared.OUT_OF_DATE, 409)
     if answer not in ("yes", "no"):
-        return _bad("Vote yes or no.")
-    return _answer(services.game_vote, game_id=pk, player=request.user, accept=answer == "yes", move_count=move_count)
+        return shared.bad("Vote yes or no.")
+    return shared.act(
+        services.game_vote, _answer, game_id=pk, player=request.user, accept=answer == "yes", move_count=count
+    )
 
 
 @login_required
 @require_POST
 def resign(request, pk: int):
-    return _answer(services.game_resign, game_id=pk, player=request.user)
+    return shared.act(services.game_resign, _answer, game_id=pk, player=request.user)
 
 
 def _lobby_action(request, pk: int, action, done: str, started: str | None = None):
-    try:
-        result = action(game_id=pk, player=request.user)
-    except Refused as refused:
-        if refused.status == 404:
-            raise Http404(refused.reason) from None
-        messages.error(request, refused.reason)
-        return redirect("tow:game", pk)
-    messages.success(request, started if started and result.status == Status.ACTIVE else done)
-    return redirect(result)
+    return shared.lobby_action(request, pk, action, page="tow:game", done=done, started=started)
 
 
 @login_required
@@ -193,7 +168,4 @@ def rematch(request, pk: int):
 @login_required
 @require_GET
 def replay(request, pk: int):
-    game = get_object_or_404(Game, pk=pk)
-    if game.status not in (Status.ACTIVE, Status.FINISHED):
-        raise Http404("The game has not started.")
-    return JsonResponse({"frames": selectors.replay_frames(game=game)})
+    return shared.replay(Game, pk, lambda game: selectors.replay_frames(game=game))
