@@ -96,27 +96,43 @@ def _worker(args):
     return games, dict(totals)
 
 
-def _simulate_worker(args):
-    """Leaves valued by simulation: in positions of greedy games, keep random leaves,
-    fill the rack from the unseen tiles at random, and note the best score it makes."""
+def _simulate_worker(args, paired: bool = False):
+    """Leaves valued by simulation: in positions of greedy games, keep random leaves, fill
+    the rack from the unseen tiles at random, and note the best score it makes.
+
+    ``paired`` (``--method paired``): note instead that score minus the best score of a
+    fresh rack drawn from the same shuffled tiles on the same board. Both racks share
+    the board and the draw, which make most of the noise in a single simulated score,
+    so each sample speaks about the leave alone; the empty leave is worth 0 by
+    construction and the fit has no bias."""
     variant_name, _, seed, worker, deadline = args
     variant = variant_named(variant_name)
     lexicon = compile_lexicon(variant.default_lexicon, cache_dir=ROOT / "var" / "lexicon")
     rng = random.Random(f"{seed}/{worker}/simulate")
     totals: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
     games = 0
+    size = variant.rack_size
+
+    def best_score(board, rack):
+        play = movegen.best(board, rack, variant, lexicon)
+        return play.score if play else 0
 
     def on_turn(before, move, after):
-        if len(before.bag) < 2 * variant.rack_size:
+        if len(before.bag) < 2 * size:
             return
         rack, pool = before.racks[move.seat], list(before.unseen(move.seat))
         for _ in range(SIMULATIONS_PER_POSITION):
-            kept = "".join(sorted(rng.sample(rack, rng.randrange(len(rack)))))
-            drawn = rng.sample(pool, variant.rack_size - len(kept))
-            play = movegen.best(before.board, kept + "".join(drawn), variant, lexicon)
+            if paired:
+                rng.shuffle(pool)
+                kept = "".join(sorted(rng.sample(rack, rng.randrange(1, len(rack)))))
+                drawn = pool[: size - len(kept)]
+                fresh = best_score(before.board, "".join(pool[:size]))
+            else:
+                kept = "".join(sorted(rng.sample(rack, rng.randrange(len(rack)))))
+                drawn, fresh = rng.sample(pool, size - len(kept)), 0
             entry = totals[kept]
             entry[0] += 1
-            entry[1] += play.score if play else 0
+            entry[1] += best_score(before.board, kept + "".join(drawn)) - fresh
 
     while time.monotonic() < deadline:
         selfplay.play_game(variant, lexicon, ("greedy", "greedy"), f"{seed}/{worker}/{games}", on_turn=on_turn)
@@ -124,10 +140,14 @@ def _simulate_worker(args):
     return games, dict(totals)
 
 
+def _paired_worker(args):
+    return _simulate_worker(args, paired=True)
+
+
 def _gather(variant_name, weights, seed, jobs, minutes, method="selfplay"):
     deadline = time.monotonic() + minutes * 60
     work = [(variant_name, weights, seed, worker, deadline) for worker in range(jobs)]
-    run = _simulate_worker if method == "simulate" else _worker
+    run = {"simulate": _simulate_worker, "paired": _paired_worker}.get(method, _worker)
     if jobs == 1:
         results = [run(work[0])]
     else:
@@ -142,11 +162,14 @@ def _gather(variant_name, weights, seed, jobs, minutes, method="selfplay"):
     return games, totals
 
 
-def fit(totals, ridge: float, prior: dict[str, float] | None = None) -> tuple[dict[str, float], float]:
+def fit(
+    totals, ridge: float, prior: dict[str, float] | None = None, *, with_bias: bool = True
+) -> tuple[dict[str, float], float]:
     """Weights minimising sum n_L (mean_L - bias - w.f(L))^2 + ridge |w - prior|^2.
 
     Without a prior the weights shrink toward 0; with one (another variant's table)
-    features seen rarely keep about the prior's weight.
+    features seen rarely keep about the prior's weight. ``with_bias=False`` pins the
+    bias to 0, for targets already measured against a fresh rack.
     """
     prior = prior or {}
     names = sorted({name for leave in totals for name in leaves.features(leave)} | set(prior))
@@ -154,8 +177,10 @@ def fit(totals, ridge: float, prior: dict[str, float] | None = None) -> tuple[di
     size = len(names) + 1
     a = [[0.0] * size for _ in range(size)]
     b = [0.0] * size
+    if not with_bias:
+        a[0][0] = 1.0  # the bias's own equation: bias = 0
     for leave, (n, total) in totals.items():
-        cols = [0] + [index[name] for name in leaves.features(leave)]
+        cols = ([0] if with_bias else []) + [index[name] for name in leaves.features(leave)]
         for i in cols:
             row = a[i]
             for j in cols:
@@ -191,6 +216,15 @@ def _solve(a, b):
 
 def _method_settings(method: str) -> dict:
     """How the samples were made, in the words the JSON file keeps."""
+    if method == "paired":
+        return {
+            "positions": "every turn of greedy-against-greedy games with at least two racks in the bag",
+            "simulations_per_position": SIMULATIONS_PER_POSITION,
+            "target": "best score (movegen) of the leave refilled at random from the seat's "
+            "shuffled unseen tiles, minus the best score of a fresh rack drawn from the same "
+            "shuffled tiles, on the position's board (a paired difference: the board and the "
+            "draw cancel out); no bias",
+        }
     if method == "simulate":
         return {
             "positions": "every turn of greedy-against-greedy games with at least two racks in the bag",
@@ -216,10 +250,11 @@ def main(argv=None) -> None:
     parser.add_argument("--ridge", type=float, default=30.0)
     parser.add_argument(
         "--method",
-        choices=("selfplay", "simulate"),
+        choices=("selfplay", "simulate", "paired"),
         default="selfplay",
         help="selfplay: the next turn's points in bot games; simulate: "
-        "random leaves filled from the unseen tiles in greedy games",
+        "random leaves filled from the unseen tiles in greedy games; paired: the same, "
+        "less a fresh rack filled from the same tiles",
     )
     parser.add_argument(
         "--prior", type=Path, help="a table (JSON) to shrink toward instead of 0, e.g. the other variant's"
@@ -240,14 +275,14 @@ def main(argv=None) -> None:
             totals[leave][0] += n
             totals[leave][1] += total
         samples = sum(n for n, _ in found.values())
-        weights, bias = fit(totals, args.ridge, prior)
+        weights, bias = fit(totals, args.ridge, prior, with_bias=args.method != "paired")
         history.append(
             {
                 "round": round_number,
                 "games": games,
                 "samples": int(samples),
                 "distinct_leaves": len(totals),
-                "mean_next_score": round(bias, 2),
+                "bias": round(bias, 2),
                 "seconds": round(time.monotonic() - started),
             }
         )

@@ -216,16 +216,35 @@ def test_learning_fits_a_known_linear_rule():
 
 def test_simulation_samples_leaves_from_real_positions():
     """The simulate method notes, for random leaves of mid-game racks, the best score a
-    random refill makes: every leave is shorter than a rack and each sample is a score."""
+    random refill makes: every leave is shorter than a rack and each sample is a score.
+    The paired method notes how much more that scores than a fresh rack drawn from the
+    same tiles: every leave keeps a tile, and the differences go both ways."""
     import time as clock
 
-    from scripts.learn_leaves import SIMULATIONS_PER_POSITION, _simulate_worker
+    from scripts.learn_leaves import SIMULATIONS_PER_POSITION, _paired_worker, _simulate_worker
 
     games, totals = _simulate_worker(("wordgrid", None, "sim-test", 0, clock.monotonic() + 2))
     assert games >= 1
     samples = sum(n for n, _ in totals.values())
     assert samples and samples % SIMULATIONS_PER_POSITION == 0
     assert all(len(leave) < WORD_GRID.rack_size and total >= 0 for leave, (n, total) in totals.items())
+    games, totals = _paired_worker(("wordgrid", None, "sim-test", 0, clock.monotonic() + 2))
+    assert games >= 1 and sum(n for n, _ in totals.values()) % SIMULATIONS_PER_POSITION == 0
+    assert all(0 < len(leave) < WORD_GRID.rack_size for leave in totals)
+    assert min(total for _, total in totals.values()) < 0 < max(total for _, total in totals.values())
+
+
+def test_learning_without_a_bias_measures_leaves_against_a_fresh_rack():
+    """Targets already measured against a fresh rack: the bias is pinned to 0 and the
+    weights carry the whole difference."""
+    from scripts.learn_leaves import fit
+
+    truth = leaves.LeaveTable({"s": 8.0, "q": -6.0, "e2": -3.0})
+    totals = {leave: [100, 100 * truth.value(leave)] for leave in ("s", "q", "e", "ee", "qs", "es", "ees", "eq")}
+    weights, bias = fit(totals, ridge=0.001, with_bias=False)
+    assert bias == 0.0
+    for leave in ("s", "q", "ees", "qs"):
+        assert leaves.LeaveTable(weights).value(leave) == pytest.approx(truth.value(leave), abs=0.5)
 
 
 def test_learning_shrinks_toward_a_prior_table():
