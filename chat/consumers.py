@@ -15,7 +15,7 @@ from channels.db import database_sync_to_async
 
 from config.errors import Refused
 
-from . import selectors, services
+from . import rooms, selectors, services
 from .rooms import Room
 
 
@@ -30,6 +30,7 @@ class ChatMixin:
 
     chat_place: Room | None = None
     chat_watch_place: Room | None = None
+    _chat_muted: frozenset[str] = frozenset()
 
     @property
     def _chat_open(self) -> dict[str, Room]:
@@ -48,6 +49,11 @@ class ChatMixin:
         opening = await _db(selectors.opening)(room, self.user)
         if opening is None:
             return
+        if not self._chat_open:
+            # Mutes are read once per socket, not once per message; a change to them is
+            # announced on the reader's group (``chat_mutes``).
+            await self.channel_layer.group_add(rooms.reader_group(self.user.pk), self.channel_name)
+            self._chat_muted = await _db(selectors.muted_usernames)(self.user.pk)
         self._chat_open[room.name] = room
         if room.own_group:
             await self.channel_layer.group_add(room.group, self.channel_name)
@@ -64,6 +70,12 @@ class ChatMixin:
         for room in self._chat_open.values():
             if room.own_group:
                 await self.channel_layer.group_discard(room.group, self.channel_name)
+        if self._chat_open:
+            await self.channel_layer.group_discard(rooms.reader_group(self.user.pk), self.channel_name)
+
+    async def chat_mutes(self, event):
+        if self._chat_open:
+            self._chat_muted = await _db(selectors.muted_usernames)(self.user.pk)
 
     async def on_chat(self, message):
         """Post in the room the message names (``room``), or in the first one opened."""
@@ -82,7 +94,7 @@ class ChatMixin:
     async def chat_message(self, event):
         if event.get("room") not in self._chat_open:
             return
-        if event["author"] != self.user.username and await _db(selectors.hides)(self.user.pk, event["author"]):
+        if event["author"] in self._chat_muted:
             return
         await self.send_json(event)
 

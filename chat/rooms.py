@@ -43,6 +43,11 @@ class Room:
         return self.kind != "hunt"
 
 
+def reader_group(user_id: int) -> str:
+    """Every chat-reading socket of one player: told when their mutes change."""
+    return f"chat.reader.{user_id}"
+
+
 def hunt_room(table_id: int) -> Room:
     return Room("hunt", table_id)
 

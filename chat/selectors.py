@@ -28,5 +28,10 @@ def hides(viewer_id: int, author_username: str) -> bool:
     return Mute.objects.filter(muter_id=viewer_id, muted__username=author_username).exists()
 
 
+def muted_usernames(viewer_id: int) -> frozenset[str]:
+    """Whom ``viewer_id`` muted: a chat socket keeps this and reads it again when it changes."""
+    return frozenset(Mute.objects.filter(muter_id=viewer_id).values_list("muted__username", flat=True))
+
+
 def muted_players(user) -> list:
     return [m.muted for m in Mute.objects.filter(muter=user).select_related("muted").order_by("muted__username")]

@@ -139,6 +139,7 @@ def _other(username: str, user):
 def mute(*, user, username: str) -> Mute:
     """``user`` stops seeing ``username``'s messages everywhere; muting twice is one mute."""
     other = _other(username, user)
+    _mutes_changed(user)
     try:
         with transaction.atomic():
             return Mute.objects.create(muter=user, muted=other)
@@ -146,10 +147,17 @@ def mute(*, user, username: str) -> Mute:
         return Mute.objects.get(muter=user, muted=other)
 
 
+def _mutes_changed(user) -> None:
+    """The player's open chats read their mutes again (each socket keeps them)."""
+    broadcast_on_commit(rooms.reader_group(user.pk), {"type": "chat.mutes"})
+
+
 @transaction.atomic
 def unmute(*, user, username: str) -> bool:
     other = _other(username, user)
     deleted, _ = Mute.objects.filter(muter=user, muted=other).delete()
+    if deleted:
+        _mutes_changed(user)
     return bool(deleted)
 
 

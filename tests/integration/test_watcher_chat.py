@@ -57,3 +57,38 @@ async def test_the_watchers_chat_reaches_watchers_only(ws_connect, make_user):
     # A player naming the watchers' room is refused: it is not open on their socket.
     await sockets["ann"].send_json_to({"type": "chat", "text": "hi", "room": f"watchers.{table.pk}"})
     assert "not in that chat" in (await receive_until(sockets["ann"], "chat.refused"))["reason"]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_mute_made_while_the_chat_is_open_applies_at_once_without_a_read_per_line(
+    ws_connect, make_user, monkeypatch
+):
+    """Each socket keeps its reader's mutes: muting (or unmuting) in another tab reaches the
+    open chat at once, and the mutes are read once per socket and per change, not per line."""
+    reads = []
+    real = selectors.muted_usernames
+
+    def counted(viewer_id):
+        reads.append(viewer_id)
+        return real(viewer_id)
+
+    monkeypatch.setattr(selectors, "muted_usernames", counted)
+    table, ann, bob = await sync_to_async(hunt_table)(make_user)
+    kim = await sync_to_async(make_user)("kim")
+    sockets = {}
+    for user in (ann, bob, kim):
+        ws = await ws_connect(f"/ws/hunts/{table.pk}/", user)
+        await ws.send_json_to({"type": "chat.join"})
+        await receive_until(ws, "chat.history")
+        sockets[user.username] = ws
+    await sync_to_async(services.mute)(user=bob, username="kim")
+    await sockets["kim"].send_json_to({"type": "chat", "text": "one"})
+    assert (await receive_until(sockets["ann"], "chat.message"))["text"] == "one"
+    await sockets["ann"].send_json_to({"type": "chat", "text": "two"})
+    assert (await receive_until(sockets["bob"], "chat.message"))["text"] == "two"  # not kim's "one"
+    await sync_to_async(services.unmute)(user=bob, username="kim")
+    await sockets["kim"].send_json_to({"type": "chat", "text": "three"})
+    assert (await receive_until(sockets["bob"], "chat.message"))["text"] == "three"
+    # One read per socket when its chat opened, and one for each of bob's two changes.
+    assert sorted(reads) == sorted([ann.pk, bob.pk, kim.pk, bob.pk, bob.pk])
