@@ -57,7 +57,7 @@ ROOT = Path(__file__).resolve().parent.parent
 BUDGET_P99_MS = 100.0
 BUDGET_REPLY_P99_MS = 50.0
 BUDGET_CPU_PER_ACCEPTED_MS = 1.5
-ARRIVAL_SECONDS = 8.0
+ARRIVAL_SECONDS_PER_200 = 8.0  # players arrive over a few seconds, more of them over longer
 
 
 def _free_port() -> int:
@@ -106,10 +106,6 @@ def _setup(players: int, seconds: float) -> list[dict]:
         if len(group) < 2:
             continue
         game_round = services.round_start(table_id=table.pk, by=group[0])
-        now = timezone.now()
-        HuntRound.objects.filter(pk=game_round.pk).update(
-            starts_at=now, deadline=now + timezone.timedelta(seconds=seconds + 120)
-        )
         board = hunt.Board.from_text(game_round.board)
         words = sorted(hunt.solve(board, get_lexicon(game_round.lexicon_code), game_round.min_length))
         for user in group:
@@ -122,6 +118,11 @@ def _setup(players: int, seconds: float) -> list[dict]:
                     "words": words,
                 }
             )
+    # Every round runs from now until well after the run, however long the set-up took.
+    now = timezone.now()
+    HuntRound.objects.filter(pk__in={c["round_id"] for c in clients}).update(
+        starts_at=now, deadline=now + timezone.timedelta(seconds=_arrival_seconds(players) + seconds + 120)
+    )
     return clients
 
 
@@ -138,8 +139,12 @@ class Stats:
         self.seen: dict[int, set[tuple[int, str, int]]] = {}  # player -> finds its socket heard of
 
 
+def _arrival_seconds(players: int) -> float:
+    return ARRIVAL_SECONDS_PER_200 * max(1.0, players / 200)
+
+
 async def _player(
-    client: dict, url: str, origin: str, stats: Stats, go_at: float, stop_at: float, interval: float
+    client: dict, url: str, origin: str, stats: Stats, go_at: float, stop_at: float, interval: float, arrival: float
 ) -> None:
     import websockets
 
@@ -147,7 +152,7 @@ async def _player(
     rng = random.Random(client["user_id"])
     words = list(client["words"])
     rng.shuffle(words)
-    await asyncio.sleep(rng.uniform(0, ARRIVAL_SECONDS))  # people arrive over a few seconds
+    await asyncio.sleep(rng.uniform(0, arrival))
     for attempt in range(3):
         try:
             ws = await websockets.connect(url, additional_headers=headers, max_size=2**22, open_timeout=30)
@@ -198,7 +203,8 @@ async def _run(clients: list[dict], ports: list[int], seconds: float, interval: 
     """Every player on its own socket; player ``n`` of the list on process ``n mod len(ports)``."""
     stats = Stats()
     start = time.perf_counter()
-    go_at = start + ARRIVAL_SECONDS + 3
+    arrival = _arrival_seconds(len(clients))
+    go_at = start + arrival + 3
     stop_at = go_at + seconds
 
     async def server_cpu_while_submitting():
@@ -215,7 +221,7 @@ async def _run(clients: list[dict], ports: list[int], seconds: float, interval: 
     await asyncio.gather(
         server_cpu_while_submitting(),
         *(
-            _player(c, url(n, c), f"http://127.0.0.1:{ports[n % len(ports)]}", stats, go_at, stop_at, interval)
+            _player(c, url(n, c), f"http://127.0.0.1:{ports[n % len(ports)]}", stats, go_at, stop_at, interval, arrival)
             for n, c in enumerate(clients)
         ),
     )
@@ -417,7 +423,7 @@ def main(argv: list[str]) -> int:
         if args.profile:
             # From when every player submits to the end of the submitting phase.
             threading.Timer(
-                ARRIVAL_SECONDS + 4,
+                _arrival_seconds(len(clients)) + 4,
                 lambda: profiling.append(_profile(pids[0], args.seconds - 2, args.profile)),
             ).start()
         cpu_before, load_before = [_cpu_seconds(pid) for pid in pids], _cpu_seconds(os.getpid())
