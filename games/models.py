@@ -17,6 +17,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
 
 
 class Status(models.TextChoices):
@@ -34,8 +35,42 @@ LIVE_MINUTES_PER_MOVE = (2, 5, 10)
 REMINDER_FRACTION = 0.2
 
 
+#: The moves every turn-based game has, as (name, (value, label)) for an app's MoveKind
+#: (``models.TextChoices("MoveKind", TURN_MOVE_KINDS + its own)``).
+TURN_MOVE_KINDS = (
+    ("PLACE", ("place", "Play")),
+    ("SWAP", ("swap", "Swap")),
+    ("PASS", ("pass", "Pass")),
+    ("RESIGN", ("resign", "Resign")),
+    ("FORFEIT", ("forfeit", "Forfeit")),
+)
+
+
 def new_seed() -> str:
     return secrets.token_hex(16)
+
+
+def game_constraints(prefix: str) -> list:
+    """Two to four players and at least 10 s a move (named ``<prefix>_...``)."""
+    return [
+        models.CheckConstraint(condition=Q(players__gte=2, players__lte=4), name=f"{prefix}_two_to_four_players"),
+        models.CheckConstraint(condition=Q(seconds_per_move__gte=10), name=f"{prefix}_time_per_move_positive"),
+    ]
+
+
+def seat_constraints(prefix: str) -> list:
+    """One seat per index, and one seat per player, at a game (named ``<prefix>_...``)."""
+    return [
+        models.UniqueConstraint(fields=["game", "index"], name=f"{prefix}_seat_index_unique"),
+        models.UniqueConstraint(
+            fields=["game", "user"], condition=Q(user__isnull=False), name=f"{prefix}_one_seat_per_player"
+        ),
+    ]
+
+
+def move_constraints(prefix: str) -> list:
+    """One move per move number of a game (named ``<prefix>_...``)."""
+    return [models.UniqueConstraint(fields=["game", "number"], name=f"{prefix}_move_number_unique")]
 
 
 class TurnGame(models.Model):

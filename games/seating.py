@@ -4,7 +4,8 @@ Each game app keeps its own models, rules and notifications; what a seat and a m
 deadline mean is the same in all of them and is written here once:
 
 - ``locked_waiting`` / ``take_seat`` / ``cancel_waiting``: a game waits for its seats to
-  be filled and accepted (invitations and open seeks), or is withdrawn or declined;
+  be filled and accepted (invitations and open seeks), or is cancelled (``decline``,
+  ``withdraw``);
 - ``check_invitees`` / ``seat_players``: a new game's seats, its creator first;
 - ``start``: the seats are filled: the clock starts and everyone is told;
 - ``offer_rematch`` (with ``copy_seats``): the next game of a series, the same players
@@ -129,6 +130,28 @@ def cancel_waiting(game, *, by, tell: Callable) -> None:
     game.save(update_fields=["status", "finished_at"])
     for seat in game.seats.exclude(user=None).exclude(user=by).select_related("user"):
         tell(game, user=seat.user, by=by)
+
+
+@transaction.atomic
+def decline(model, *, game_id: int, player):
+    """Decline an invitation: the game will not start and the others are told."""
+    game = locked_waiting(model, game_id)
+    check_invited(game, player)
+    return _cancelled(game, by=player)
+
+
+@transaction.atomic
+def withdraw(model, *, game_id: int, player):
+    """The creator withdraws a game that has not started."""
+    game = locked_waiting(model, game_id)
+    check_creator(game, player)
+    return _cancelled(game, by=player)
+
+
+def _cancelled(game, *, by):
+    cancel_waiting(game, by=by, tell=notifications.cancelled)
+    notifications.game_changed(game)
+    return game
 
 
 def copy_seats(seats, rematch, seat_model, *, asker, offer: Callable) -> bool:

@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
+from django.views.decorators.http import require_POST
 
 from config.errors import Refused
 from games.forms import parse_move_count
@@ -46,6 +48,19 @@ def counted_act(request, action: Callable, answer: Callable, **kwargs) -> JsonRe
     return act(action, answer, move_count=count, **kwargs)
 
 
+def created(request, form, create: Callable):
+    """A posted new-game ``form`` that is valid makes the game (``create(cleaned_data)``)
+    and answers the way to it; None means show the form again (with the refusal)."""
+    if request.method != "POST" or not form.is_valid():
+        return None
+    try:
+        game = create(form.cleaned_data)
+    except Refused as refused:
+        form.add_error(None, refused.reason)
+        return None
+    return redirect(game)
+
+
 def lobby_action(request, pk: int, action: Callable, *, page: str, done: str, started: str | None = None):
     """A lobby action on game ``pk``; back to its ``page`` with what happened."""
     try:
@@ -57,6 +72,28 @@ def lobby_action(request, pk: int, action: Callable, *, page: str, done: str, st
         return redirect(page, pk)
     messages.success(request, started if started and result.status == Status.ACTIVE else done)
     return redirect(result)
+
+
+def lobby_views(services, *, page: str, joined_and_started: str | None = None) -> tuple:
+    """The views ``accept``, ``decline``, ``cancel`` and ``rematch`` of a game app over its
+    ``services`` (``game_accept``, ...); ``joined_and_started`` is said when accepting
+    started the game."""
+
+    def view(action: str, done: str, started: str | None = None):
+        @login_required
+        @require_POST
+        def lobby_view(request, pk: int):
+            return lobby_action(request, pk, getattr(services, action), page=page, done=done, started=started)
+
+        lobby_view.__name__ = action.removeprefix("game_")
+        return lobby_view
+
+    return (
+        view("game_accept", "You joined the game.", joined_and_started),
+        view("game_decline", "You declined the invitation."),
+        view("game_cancel", "The game was withdrawn."),
+        view("game_rematch", "Rematch offered.", "The rematch has started."),
+    )
 
 
 def replay(model, pk: int, frames: Callable) -> JsonResponse:

@@ -13,16 +13,10 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
-# The lobby vocabulary and the game, seat and move columns every turn-based game shares.
-from games.models import (
-    DAYS_PER_MOVE,
-    LIVE_MINUTES_PER_MOVE,
-    REMINDER_FRACTION,
-    GameMove,
-    GameSeat,
-    Status,
-    TurnGame,
-)
+from games import models as turn_based
+
+# The lobby vocabulary is every turn-based game's (games.models).
+from games.models import DAYS_PER_MOVE, LIVE_MINUTES_PER_MOVE, REMINDER_FRACTION, Status
 
 __all__ = [
     "DAYS_PER_MOVE",
@@ -46,7 +40,7 @@ class Variant(models.TextChoices):
     WORDGAME = "wordgame", "Wordgame"
 
 
-class Game(TurnGame):
+class Game(turn_based.TurnGame):
     """One crossword game (``games.models.TurnGame``) of a variant."""
 
     group_prefix = "crossword"
@@ -60,10 +54,9 @@ class Game(TurnGame):
     # bot still waiting a grace period later (services.bots).
     bot_due_at = models.DateTimeField(null=True, blank=True)
 
-    class Meta(TurnGame.Meta):
+    class Meta(turn_based.TurnGame.Meta):
         constraints = [
-            models.CheckConstraint(condition=Q(players__gte=2, players__lte=4), name="crossword_two_to_four_players"),
-            models.CheckConstraint(condition=Q(seconds_per_move__gte=10), name="crossword_time_per_move_positive"),
+            *turn_based.game_constraints("crossword"),
             models.CheckConstraint(condition=Q(ranked=False) | Q(players=2), name="crossword_ranked_two_players"),
         ]
 
@@ -74,30 +67,20 @@ class Game(TurnGame):
         return reverse("crosswords:game", args=[self.pk])
 
 
-class Seat(GameSeat):
+class Seat(turn_based.GameSeat):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="crossword_seats"
     )
 
-    class Meta(GameSeat.Meta):
-        constraints = [
-            models.UniqueConstraint(fields=["game", "index"], name="crossword_seat_index_unique"),
-            models.UniqueConstraint(
-                fields=["game", "user"], condition=Q(user__isnull=False), name="crossword_one_seat_per_player"
-            ),
-        ]
+    class Meta(turn_based.GameSeat.Meta):
+        constraints = turn_based.seat_constraints("crossword")
 
 
-class MoveKind(models.TextChoices):
-    PLACE = "place", "Play"
-    SWAP = "swap", "Swap"
-    PASS = "pass", "Pass"
-    RESIGN = "resign", "Resign"
-    FORFEIT = "forfeit", "Forfeit"
+MoveKind = models.TextChoices("MoveKind", turn_based.TURN_MOVE_KINDS, module=__name__)
 
 
-class Move(GameMove):
+class Move(turn_based.GameMove):
     """A crossword move: a play's placement is [[row, col, letter, is_blank], ...]."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
@@ -105,10 +88,8 @@ class Move(GameMove):
     words = models.JSONField(default=list, blank=True)  # [[word, points], ...] main word first
     redeal = models.BooleanField(default=False)
 
-    class Meta(GameMove.Meta):
-        constraints = [
-            models.UniqueConstraint(fields=["game", "number"], name="crossword_move_number_unique"),
-        ]
+    class Meta(turn_based.GameMove.Meta):
+        constraints = turn_based.move_constraints("crossword")
 
 
 class BotStrength(models.TextChoices):

@@ -11,7 +11,7 @@ from functools import partial
 
 from django.contrib.auth.decorators import login_required
 from django.http import JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, render
 from django.template.response import TemplateResponse
 from django.views.decorators.http import require_GET, require_POST
 
@@ -20,60 +20,54 @@ from games import views as shared
 from . import selectors, services
 from .forms import NewGameForm, PlacementError, PlayBotForm, parse_placement
 from .models import Game
-from .services import Refused, bots
+from .services import bots
 
 
 @login_required
 def new_game(request):
     form = NewGameForm(request.POST or None, player=request.user)
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        try:
-            if form.bots:
-                game = bots.game_create_with_bots(
-                    creator=request.user,
-                    variant=data["variant"],
-                    seconds_per_move=data["seconds_per_move"],
-                    bots=form.bots,
-                    invitees=data["invitees"],
-                    open_seats=data["open_seats"],
-                )
-            else:
-                game = services.game_create(
-                    creator=request.user,
-                    variant=data["variant"],
-                    seconds_per_move=data["seconds_per_move"],
-                    invitees=data["invitees"],
-                    open_seats=data["open_seats"],
-                    ranked=data["ranked"],
-                    rating_min=data["rating_min"],
-                    rating_max=data["rating_max"],
-                )
-        except Refused as refused:
-            form.add_error(None, refused.reason)
-        else:
-            return redirect(game)
-    return render(request, "crosswords/new_game.html", {"form": form, "bot_form": PlayBotForm()})
+
+    def create(data):
+        seats = {"invitees": data["invitees"], "open_seats": data["open_seats"]}
+        if form.bots:
+            return bots.game_create_with_bots(
+                creator=request.user,
+                variant=data["variant"],
+                seconds_per_move=data["seconds_per_move"],
+                bots=form.bots,
+                **seats,
+            )
+        return services.game_create(
+            creator=request.user,
+            variant=data["variant"],
+            seconds_per_move=data["seconds_per_move"],
+            ranked=data["ranked"],
+            rating_min=data["rating_min"],
+            rating_max=data["rating_max"],
+            **seats,
+        )
+
+    return shared.created(request, form, create) or render(
+        request, "crosswords/new_game.html", {"form": form, "bot_form": PlayBotForm()}
+    )
 
 
 @login_required
 def play_bot(request):
     """Start a two-player game against one bot at once (the home page's quick start)."""
     form = PlayBotForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        try:
-            game = bots.game_create_with_bots(
-                creator=request.user,
-                variant=data["variant"],
-                seconds_per_move=data["seconds_per_move"],
-                bots=[data["strength"]],
-            )
-        except Refused as refused:
-            form.add_error(None, refused.reason)
-        else:
-            return redirect(game)
-    return render(request, "crosswords/new_game.html", {"form": NewGameForm(player=request.user), "bot_form": form})
+
+    def create(data):
+        return bots.game_create_with_bots(
+            creator=request.user,
+            variant=data["variant"],
+            seconds_per_move=data["seconds_per_move"],
+            bots=[data["strength"]],
+        )
+
+    return shared.created(request, form, create) or render(
+        request, "crosswords/new_game.html", {"form": NewGameForm(player=request.user), "bot_form": form}
+    )
 
 
 @login_required
@@ -156,32 +150,7 @@ def resign(request, pk: int):
     return shared.act(services.game_resign, partial(_moved, request), game_id=pk, player=request.user)
 
 
-def _lobby_action(request, pk: int, action, done: str, started: str | None = None):
-    return shared.lobby_action(request, pk, action, page="crosswords:game", done=done, started=started)
-
-
-@login_required
-@require_POST
-def accept(request, pk: int):
-    return _lobby_action(request, pk, services.game_accept, "You joined the game.")
-
-
-@login_required
-@require_POST
-def decline(request, pk: int):
-    return _lobby_action(request, pk, services.game_decline, "You declined the invitation.")
-
-
-@login_required
-@require_POST
-def cancel(request, pk: int):
-    return _lobby_action(request, pk, services.game_cancel, "The game was withdrawn.")
-
-
-@login_required
-@require_POST
-def rematch(request, pk: int):
-    return _lobby_action(request, pk, services.game_rematch, "Rematch offered.", started="The rematch has started.")
+accept, decline, cancel, rematch = shared.lobby_views(services, page="crosswords:game")
 
 
 @login_required

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
 from django.urls import reverse
 
-# The lobby vocabulary and the game, seat and move columns every turn-based game shares.
-from games.models import DAYS_PER_MOVE, LIVE_MINUTES_PER_MOVE, GameMove, GameSeat, Status, TurnGame
+from games import models as turn_based
+
+# The lobby vocabulary is every turn-based game's (games.models).
+from games.models import DAYS_PER_MOVE, LIVE_MINUTES_PER_MOVE, Status
 
 __all__ = ["DAYS_PER_MOVE", "LIVE_MINUTES_PER_MOVE", "Game", "Move", "MoveKind", "Seat", "Status", "WordChoice"]
 
@@ -29,7 +30,7 @@ class WordChoice(models.TextChoices):
     HOUSE = HOUSE, "House vote (words not in en go to a vote)"
 
 
-class Game(TurnGame):
+class Game(turn_based.TurnGame):
     """One TOW game (``games.models.TurnGame``); ``lexicon_code`` is the list words are
     checked against (``en`` on a house-vote table)."""
 
@@ -39,11 +40,8 @@ class Game(TurnGame):
     # True while a house-vote play waits for votes (the deadline then closes the vote).
     voting = models.BooleanField(default=False)
 
-    class Meta(TurnGame.Meta):
-        constraints = [
-            models.CheckConstraint(condition=Q(players__gte=2, players__lte=4), name="tow_two_to_four_players"),
-            models.CheckConstraint(condition=Q(seconds_per_move__gte=10), name="tow_time_per_move_positive"),
-        ]
+    class Meta(turn_based.TurnGame.Meta):
+        constraints = turn_based.game_constraints("tow")
 
     def __str__(self) -> str:
         return f"TOW #{self.pk}"
@@ -56,32 +54,25 @@ class Game(TurnGame):
         return self.words == HOUSE
 
 
-class Seat(GameSeat):
+class Seat(turn_based.GameSeat):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="tow_seats"
     )
 
-    class Meta(GameSeat.Meta):
-        constraints = [
-            models.UniqueConstraint(fields=["game", "index"], name="tow_seat_index_unique"),
-            models.UniqueConstraint(
-                fields=["game", "user"], condition=Q(user__isnull=False), name="tow_one_seat_per_player"
-            ),
-        ]
+    class Meta(turn_based.GameSeat.Meta):
+        constraints = turn_based.seat_constraints("tow")
 
 
-class MoveKind(models.TextChoices):
-    PLACE = "place", "Play"
-    SWAP = "swap", "Swap"
-    PASS = "pass", "Pass"
-    RESIGN = "resign", "Resign"
-    FORFEIT = "forfeit", "Forfeit"
-    VOTE = "vote", "Vote"
-    CLOSE_VOTE = "close_vote", "Vote closed"
+# A vote is a move too, and so is the vote's time running out.
+MoveKind = models.TextChoices(
+    "MoveKind",
+    turn_based.TURN_MOVE_KINDS + (("VOTE", ("vote", "Vote")), ("CLOSE_VOTE", ("close_vote", "Vote closed"))),
+    module=__name__,
+)
 
 
-class Move(GameMove):
+class Move(turn_based.GameMove):
     """A TOW move (a vote is a move too): a play's placement is [[row, col, letter, kind], ...]."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
@@ -93,7 +84,5 @@ class Move(GameMove):
     play = models.JSONField(default=dict, blank=True)
     accepted = models.BooleanField(null=True, blank=True)
 
-    class Meta(GameMove.Meta):
-        constraints = [
-            models.UniqueConstraint(fields=["game", "number"], name="tow_move_number_unique"),
-        ]
+    class Meta(turn_based.GameMove.Meta):
+        constraints = turn_based.move_constraints("tow")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.http import JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET, require_POST
 
 from games import views as shared
@@ -16,7 +16,6 @@ from games import views as shared
 from . import selectors, services
 from .forms import MoveInputError, NewGameForm, parse_cells
 from .models import Game
-from .services import Refused
 
 
 def _answer(move) -> JsonResponse:
@@ -27,22 +26,12 @@ def _answer(move) -> JsonResponse:
 def lobby(request):
     """My games, the open seeks and the form for a new game."""
     form = NewGameForm(request.POST or None, player=request.user)
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        try:
-            game = services.game_create(
-                creator=request.user,
-                seconds_per_move=data["seconds_per_move"],
-                invitees=data["invitees"],
-                open_seats=data["open_seats"],
-                words=data["words"],
-                bots=data["bots"],
-                ranked=data["ranked"],
-            )
-        except Refused as refused:
-            form.add_error(None, refused.reason)
-        else:
-            return redirect(game)
+    fields = ("seconds_per_move", "invitees", "open_seats", "words", "bots", "ranked")
+    answer = shared.created(
+        request, form, lambda data: services.game_create(creator=request.user, **{f: data[f] for f in fields})
+    )
+    if answer:
+        return answer
     context = {
         "form": form,
         "lists": selectors.my_games(user=request.user),
@@ -137,32 +126,9 @@ def resign(request, pk: int):
     return shared.act(services.game_resign, _answer, game_id=pk, player=request.user)
 
 
-def _lobby_action(request, pk: int, action, done: str, started: str | None = None):
-    return shared.lobby_action(request, pk, action, page="tow:game", done=done, started=started)
-
-
-@login_required
-@require_POST
-def accept(request, pk: int):
-    return _lobby_action(request, pk, services.game_accept, "You joined the game.", started="The game has started.")
-
-
-@login_required
-@require_POST
-def decline(request, pk: int):
-    return _lobby_action(request, pk, services.game_decline, "You declined the invitation.")
-
-
-@login_required
-@require_POST
-def cancel(request, pk: int):
-    return _lobby_action(request, pk, services.game_cancel, "The game was withdrawn.")
-
-
-@login_required
-@require_POST
-def rematch(request, pk: int):
-    return _lobby_action(request, pk, services.game_rematch, "Rematch offered.", started="The rematch has started.")
+accept, decline, cancel, rematch = shared.lobby_views(
+    services, page="tow:game", joined_and_started="The game has started."
+)
 
 
 @login_required

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from django.db import transaction
 
 from games import seating
@@ -82,14 +84,10 @@ def game_create(
     return game
 
 
-def _locked_waiting(game_id: int) -> Game:
-    return seating.locked_waiting(Game, game_id)
-
-
 @transaction.atomic
 def game_accept(*, game_id: int, player) -> Game:
     """Accept an invitation to ``game_id``, or take an open seat of a seek."""
-    game = _locked_waiting(game_id)
+    game = seating.locked_waiting(Game, game_id)
 
     def taker_problem(taker):
         return ratings.seek_taker_problem(
@@ -112,26 +110,9 @@ def _start(game: Game, *, by) -> None:
     seating.start(game, to_move=selectors.engine_state(game, moves=[]).to_move, by=by)
 
 
-@transaction.atomic
-def game_decline(*, game_id: int, player) -> Game:
-    """Decline an invitation: the game will not start and the others are told."""
-    game = _locked_waiting(game_id)
-    seating.check_invited(game, player)
-    return _cancel(game, by=player)
-
-
-@transaction.atomic
-def game_cancel(*, game_id: int, player) -> Game:
-    """The creator withdraws a game that has not started."""
-    game = _locked_waiting(game_id)
-    seating.check_creator(game, player)
-    return _cancel(game, by=player)
-
-
-def _cancel(game: Game, *, by) -> Game:
-    seating.cancel_waiting(game, by=by, tell=notifications.cancelled)
-    notifications.game_changed(game)
-    return game
+# Declining an invitation and withdrawing a game are the same in every game.
+game_decline = partial(seating.decline, Game)
+game_cancel = partial(seating.withdraw, Game)
 
 
 @transaction.atomic

@@ -21,12 +21,12 @@ from django.db.models import F
 from django.utils import timezone
 
 from games.engine import tow as engine
+from games.notifications import LIVE_DEADLINE_SECONDS
 
 from .. import selectors
 from ..models import Game, Move, MoveKind, Status
 from .errors import Refused
 from .moves import game_pass, game_play, game_swap, game_vote
-from .notifications import LIVE_DEADLINE_SECONDS
 
 log = logging.getLogger(__name__)
 

@@ -7,10 +7,9 @@ re-checks the deadline under the game's row lock, and a reminder clears the turn
 
 from __future__ import annotations
 
-from games import seating
+from games import notifications, seating
 
 from ..models import Game
-from . import notifications
 from .moves import game_deadline
 
 

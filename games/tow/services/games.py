@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from django.db import transaction
 
-from games import seating
+from games import notifications, seating
 from games.engine import tow as engine
 from lexicon.services import current_version
 
 from .. import selectors
 from ..models import HOUSE, Game, Seat, WordChoice
-from . import notifications
 from .errors import Refused
 
 MIN_SECONDS_PER_MOVE = seating.MIN_SECONDS_PER_MOVE
@@ -69,14 +70,10 @@ def game_create(
     return game
 
 
-def _locked_waiting(game_id: int) -> Game:
-    return seating.locked_waiting(Game, game_id)
-
-
 @transaction.atomic
 def game_accept(*, game_id: int, player) -> Game:
     """Accept an invitation, or take a free seat of an open seek."""
-    game = _locked_waiting(game_id)
+    game = seating.locked_waiting(Game, game_id)
     if seating.take_seat(game, player):
         start(game, by=player)
     else:
@@ -89,26 +86,9 @@ def start(game: Game, *, by) -> None:
     seating.start(game, to_move=selectors.engine_state(game, moves=[]).to_move, by=by)
 
 
-@transaction.atomic
-def game_decline(*, game_id: int, player) -> Game:
-    """Decline an invitation: the game will not start and the others are told."""
-    game = _locked_waiting(game_id)
-    seating.check_invited(game, player)
-    return _cancel(game, by=player)
-
-
-@transaction.atomic
-def game_cancel(*, game_id: int, player) -> Game:
-    """The creator withdraws a game that has not started."""
-    game = _locked_waiting(game_id)
-    seating.check_creator(game, player)
-    return _cancel(game, by=player)
-
-
-def _cancel(game: Game, *, by) -> Game:
-    seating.cancel_waiting(game, by=by, tell=notifications.cancelled)
-    notifications.game_changed(game)
-    return game
+# Declining an invitation and withdrawing a game are the same in every game.
+game_decline = partial(seating.decline, Game)
+game_cancel = partial(seating.withdraw, Game)
 
 
 @transaction.atomic

@@ -11,12 +11,11 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from games import seating
+from games import notifications, seating
 from games.engine import tow as engine
 
 from .. import selectors
 from ..models import Game, Move, MoveKind, Status
-from . import notifications
 from .errors import Refused
 
 STALE = "The game has moved on since this page was loaded; the table has been refreshed."

@@ -1,7 +1,6 @@
-"""Everything TOW services tell the outside world: ``games.notifications``, whose
-``KINDS["tow"]`` says what is TOW's own (the kinds' prefix ``tow.``, the first-player
-draw, a bot's turn and vote, the live deadline task). Votes to cast and their results
-are told the same way as turns.
+"""What TOW tells the outside world is ``games.notifications`` (``KINDS["tow"]`` says what
+is TOW's own); TOW's services call it directly, and it is named here too for code that
+asks each game app for its notifications (``friends.services``).
 """
 
 from __future__ import annotations
