@@ -72,7 +72,14 @@
     if (refreshing) return refreshing;
     const keep = pending.filter((e) => e.letter)
       .map((e) => ({ row: e.row, col: e.col, letter: e.letter, blank: e.blank }));
-    const done = () => { refreshing = null; init(); restore(keep); };
+    const done = () => {
+      refreshing = null;
+      // A finished game's moves never change: a replay being stepped through stays on its
+      // step when the play area reloads (a rematch offered, the player's own resign).
+      const replay = frames && { frames, frameIndex };
+      init(); restore(keep);
+      if (replay && $("[data-replay]")) { ({ frames, frameIndex } = replay); drawFrame(frames[frameIndex]); }
+    };
     if (window.htmx) {
       refreshing = htmx.ajax("GET", root.dataset.url, { target: "#play-area", swap: "outerHTML" }).then(done, done);
     } else {
@@ -220,7 +227,10 @@
     const tile = entry.sq.querySelector(".t.pending");
     if (tile) tile.remove();
     entry.btn.classList.remove("used");
-    paintPlacing();
+    // The square took this tile, so it takes one again until the preview's answer says
+    // otherwise (a tap before that answer is not refused).
+    offered.add(entry.sq.dataset.square);
+    paintOffered();
     changed();
   }
 
@@ -231,7 +241,9 @@
       entry.btn.classList.remove("used");
     }
     pending = [];
-    paintPlacing();
+    // With no tile down the squares offered are the page's own, as before the first tile.
+    offered = new Set((area.dataset.offered || "").split(";").filter(Boolean));
+    paintOffered();
     changed();
   }
 
