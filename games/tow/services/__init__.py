@@ -2,8 +2,12 @@
 
 Each function is one transaction; those that change a game lock its row first
 (``select_for_update``). Refusals raise ``Refused`` with a player-facing reason and
-change nothing. Broadcasts and notifications go out after commit (``notifications``).
+change nothing. Broadcasts and notifications go out after commit through
+``games.notifications``, every turn-based game's, named here as ``notifications`` for
+code that asks each game app for its own (``friends.services``).
 """
+
+from games import notifications
 
 from .errors import Refused
 from .games import game_accept, game_cancel, game_create, game_decline, game_rematch
@@ -22,4 +26,5 @@ __all__ = [
     "game_resign",
     "game_swap",
     "game_vote",
+    "notifications",
 ]
