@@ -6,9 +6,10 @@ request, apply only the moves stored since. Replaying from the seed stays the au
 repair path: a state that cannot be proven to come from the stored moves is rebuilt.
 
 Why (game, count, last move row) proves it: moves are only appended, one at a time,
-under the game's row lock, and a move row's primary key is never reused. A state built
-inside a transaction that later rolled back ends with a row that never becomes visible,
-so its last key matches nothing and the state is never reused.
+under the game's row lock, and a state is kept only once the transaction that read or
+wrote its rows has committed. A state built inside a transaction that rolls back is
+dropped with it; this matters because SQLite (the embedded mode) gives a rolled-back
+row's key to the next insert, so the key alone would not tell the two moves apart.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
+
+from django.db import transaction
 
 #: Games whose latest state one process keeps (a few hundred KB at most).
 CACHE_SIZE = 256
@@ -101,9 +104,12 @@ class StateCache:
         """Keep ``state``, the state after ``count`` moves, the last stored as ``last_pk``.
 
         A service calls this with the state its move produced, so the next request needs
-        no engine work at all; if the move's transaction rolls back, ``last_pk`` is never
-        seen and the state is never used.
+        no engine work at all. Outside a transaction it is kept at once; inside one, when
+        it commits, so a rolled-back move's state is never kept.
         """
+        transaction.on_commit(lambda: self._keep(key, count, last_pk, state))
+
+    def _keep(self, key: Hashable, count: int, last_pk: Any, state: Any) -> None:
         # The last state built wins, even if a racing request built a longer one: at worst
         # the next request applies a move again, while an unusable state is never kept.
         with self._lock:
