@@ -1,5 +1,6 @@
 """Small display filters of the crossword pages (no game logic)."""
 
+import html
 from functools import lru_cache
 
 from django import template
@@ -156,7 +157,8 @@ def history_lines(lines) -> SafeString:
     last = len(lines) - 1
     for n, line in enumerate(lines):
         out.append('<li class="last">' if n == last else "<li>")
-        out.append(f"<strong>{escape(line.name)}</strong> {escape(line.text)}")
+        # The standard library's escape, as Django's does, without its wrapper's cost.
+        out.append(f"<strong>{html.escape(line.name)}</strong> {html.escape(line.text)}")
         if line.all_tiles:
             out.append(' <span class="tag ok">all tiles</span>')
         if line.score:
