@@ -14,6 +14,8 @@ from games.engine import hunt
 from games.hunts import services
 from games.hunts.models import FoundWord, HuntRound, RoundStatus
 
+from .test_hunt_queries import worker_connections_closed  # noqa: F401 - used by every test here
+
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 BOARD = hunt.Board(
