@@ -3,7 +3,7 @@
 Each game app keeps its own models, rules and notifications; what a seat and a move
 deadline mean is the same in all of them and is written here once:
 
-- ``locked_waiting`` / ``take_seat`` / ``cancel_waiting``: a game waits for its seats to
+- ``locked_waiting`` / ``take_seat`` / ``accept`` / ``cancel_waiting``: a game waits for its seats to
   be filled and accepted (invitations and open seeks), or is cancelled (``decline``,
   ``withdraw``);
 - ``check_invitees`` / ``seat_players``: a new game's seats, its creator first;
@@ -104,6 +104,20 @@ def take_seat(game, player, *, taker_problem: Callable[[object], str | None] | N
         free.accepted = True
         free.save(update_fields=["user", "accepted"])
     return all(s.user_id is not None and s.accepted for s in game.seats.all())
+
+
+@transaction.atomic
+def accept(model, *, game_id: int, player, start: Callable, taker_problem: Callable | None = None):
+    """Accept ``player``'s invitation to ``game_id`` or give them a free seat of an open
+    seek (``taker_problem(game, player)`` may refuse a stranger a seat); the last seat
+    filled starts the game (``start(game, by=player)``)."""
+    game = locked_waiting(model, game_id)
+    problem = (lambda taker: taker_problem(game, taker)) if taker_problem else None
+    if take_seat(game, player, taker_problem=problem):
+        start(game, by=player)
+    else:
+        notifications.game_changed(game)
+    return game
 
 
 def check_invited(game, player) -> None:

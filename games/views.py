@@ -40,11 +40,17 @@ def act(action: Callable, answer: Callable, **kwargs) -> JsonResponse:
     return answer(move)
 
 
-def counted_act(request, action: Callable, answer: Callable, **kwargs) -> JsonResponse:
-    """``act`` for a move that names the move count its page showed."""
+def counted_act(request, action: Callable, answer: Callable, *, read: Callable | None = None, **kwargs) -> JsonResponse:
+    """``act`` for a move that names the move count its page showed; ``read(request)``
+    gives the move's own fields, or raises ValueError saying what cannot be read."""
     count = move_count(request)
     if count is None:
         return bad(OUT_OF_DATE, 409)
+    if read is not None:
+        try:
+            kwargs.update(read(request))
+        except ValueError as error:
+            return bad(str(error))
     return act(action, answer, move_count=count, **kwargs)
 
 

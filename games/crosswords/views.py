@@ -108,17 +108,12 @@ def preview(request, pk: int):
 @login_required
 @require_POST
 def play(request, pk: int):
-    count = shared.move_count(request)
-    if count is None:
-        return shared.bad(shared.OUT_OF_DATE, 409)
-    try:
-        placement = parse_placement(request.POST.get("placement"))
-    except PlacementError as error:
-        return shared.bad(str(error))
     answer = partial(_moved_scored, request)
-    return shared.act(
-        services.game_play, answer, game_id=pk, player=request.user, placement=placement, move_count=count
-    )
+    return shared.counted_act(request, services.game_play, answer, read=_placement, game_id=pk, player=request.user)
+
+
+def _placement(request) -> dict:
+    return {"placement": parse_placement(request.POST.get("placement"))}
 
 
 def _moved_scored(request, move):
@@ -128,14 +123,15 @@ def _moved_scored(request, move):
 @login_required
 @require_POST
 def swap(request, pk: int):
-    count = shared.move_count(request)
-    if count is None:
-        return shared.bad(shared.OUT_OF_DATE, 409)
+    answer = partial(_moved, request)
+    return shared.counted_act(request, services.game_swap, answer, read=_swap_tiles, game_id=pk, player=request.user)
+
+
+def _swap_tiles(request) -> dict:
     tiles = (request.POST.get("tiles") or "").lower()
     if not tiles or len(tiles) > 8 or any(t != "?" and not "a" <= t <= "z" for t in tiles):
-        return shared.bad("Choose the tiles to swap.")
-    answer = partial(_moved, request)
-    return shared.act(services.game_swap, answer, game_id=pk, player=request.user, tiles=tiles, move_count=count)
+        raise ValueError("Choose the tiles to swap.")
+    return {"tiles": tiles}
 
 
 @login_required

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from games.engine.crossword import Board, IllegalPlay, Play, Variant, evaluate
 from games.engine.turns import (
@@ -138,7 +138,7 @@ def first_player(variant: Variant, players: int, game_number: int, seed) -> int:
     return random.Random(f"{seed}/first-player").randrange(players)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Game(SeatedGame):
     """An immutable snapshot of a crossword game; ``apply`` returns the next one."""
 
@@ -147,23 +147,8 @@ class Game(SeatedGame):
     streak_end = STREAK
 
     variant: Variant
-    players: int
-    seed: object
-    game_number: int
     board: Board
-    racks: tuple[str, ...]
-    bag: tuple[str, ...]
-    scores: tuple[int, ...]
-    to_move: int
-    in_play: tuple[bool, ...]  # False once a seat resigned or forfeited
-    left_order: tuple[int, ...] = ()  # seats that resigned or forfeited, in order
     streak: int = 0  # consecutive scoreless turns (or passes)
-    turns: tuple[TurnRecord, ...] = ()
-    is_over: bool = False
-    end_reason: str | None = None
-    went_out: int | None = None
-    adjustments: tuple[int, ...] = ()  # end-of-game changes already in ``scores``
-    lexicon: object = field(default=None, compare=False, repr=False)
 
     # -- reading -------------------------------------------------------------------
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 from games.engine.crossword import FrozenList
@@ -1043,7 +1043,7 @@ def first_draw(players: int, seed) -> tuple[tuple[tuple[tuple[int, str], ...], .
             return tuple(rounds), contenders[0]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Game(SeatedGame):
     """An immutable TOW game; ``apply`` returns the next state or raises IllegalPlay."""
 
@@ -1051,25 +1051,10 @@ class Game(SeatedGame):
     turn_record = TurnRecord
     streak_end = PASSES
 
-    players: int
-    seed: object
-    game_number: int
     house_vote: bool
     table: Table
-    racks: tuple[str, ...]
-    bag: tuple[str, ...]
-    scores: tuple[int, ...]
-    to_move: int
-    in_play: tuple[bool, ...]
     draws: tuple = ()  # the first-player draw, round by round
-    left_order: tuple[int, ...] = ()
-    turns: tuple[TurnRecord, ...] = ()
     pending: PendingVote | None = None
-    is_over: bool = False
-    end_reason: str | None = None
-    went_out: int | None = None
-    adjustments: tuple[int, ...] = ()
-    lexicon: object = field(default=None, compare=False, repr=False)
 
     @property
     def moves(self) -> tuple[Move, ...]:

@@ -9,11 +9,9 @@ racks then count against their holders (RULES §3, §4, §5). That machinery is 
 here once; each game's module keeps what is its own: the board or table, what a
 placement scores, its streak and its moves' fields.
 
-A game's ``Game`` dataclass mixes in :class:`SeatedGame` and gives it:
+A game's ``Game`` is a frozen, keyword-only dataclass built on :class:`SeatedGame`,
+which holds the seats' fields; the game adds its own fields and gives:
 
-- the fields ``players``, ``seed``, ``racks``, ``bag``, ``scores``, ``to_move``,
-  ``in_play``, ``left_order``, ``turns``, ``is_over``, ``end_reason``, ``went_out``,
-  ``adjustments``;
 - the class attributes ``illegal_play`` (its ``IllegalPlay``), ``turn_record`` (its
   ``TurnRecord``) and ``streak_end`` (its ``end_reason`` when the streak ends the game);
 - the methods ``tile_value(tile)`` and ``_streak_reached()``.
@@ -27,7 +25,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 PLACE, SWAP, PASS, RESIGN, FORFEIT = "place", "swap", "pass", "resign", "forfeit"
 #: Moves by which a seat leaves the game; any seat may make them at any time.
@@ -89,8 +87,25 @@ class SeatMoves:
         return cls(FORFEIT, seat)
 
 
+@dataclass(frozen=True, kw_only=True)
 class SeatedGame:
-    """Seats, turns and the end, for a frozen ``Game`` dataclass (see the module's doc)."""
+    """Seats, turns and the end of a game (see the module's doc); immutable."""
+
+    players: int
+    seed: object
+    game_number: int
+    racks: tuple[str, ...]
+    bag: tuple[str, ...]  # in draw order (don't show it to players)
+    scores: tuple[int, ...]
+    to_move: int
+    in_play: tuple[bool, ...]  # False once a seat resigned or forfeited
+    left_order: tuple[int, ...] = ()  # seats that resigned or forfeited, in order
+    turns: tuple = ()  # a TurnRecord per move
+    is_over: bool = False
+    end_reason: str | None = None
+    went_out: int | None = None
+    adjustments: tuple[int, ...] = ()  # end-of-game changes already in ``scores``
+    lexicon: object = field(default=None, compare=False, repr=False)
 
     # -- reading ---------------------------------------------------------------------
 

@@ -77,27 +77,25 @@ def preview(request, pk: int):
 @login_required
 @require_POST
 def play(request, pk: int):
-    count = shared.move_count(request)
-    if count is None:
-        return shared.bad(shared.OUT_OF_DATE, 409)
-    try:
-        placement, path, word = _move_input(request)
-    except MoveInputError as error:
-        return shared.bad(str(error))
-    fields = {"placement": placement, "path": path, "word": word, "move_count": count}
-    return shared.act(services.game_play, _answer, game_id=pk, player=request.user, **fields)
+    return shared.counted_act(request, services.game_play, _answer, read=_play_input, game_id=pk, player=request.user)
+
+
+def _play_input(request) -> dict:
+    placement, path, word = _move_input(request)  # MoveInputError is a ValueError
+    return {"placement": placement, "path": path, "word": word}
 
 
 @login_required
 @require_POST
 def swap(request, pk: int):
-    count = shared.move_count(request)
-    if count is None:
-        return shared.bad(shared.OUT_OF_DATE, 409)
+    return shared.counted_act(request, services.game_swap, _answer, read=_swap_tiles, game_id=pk, player=request.user)
+
+
+def _swap_tiles(request) -> dict:
     tiles = (request.POST.get("tiles") or "").lower()
     if not tiles or len(tiles) > 7 or any(t not in "+*" and not "a" <= t <= "z" for t in tiles):
-        return shared.bad("Choose the tiles to swap.")
-    return shared.act(services.game_swap, _answer, game_id=pk, player=request.user, tiles=tiles, move_count=count)
+        raise ValueError("Choose the tiles to swap.")
+    return {"tiles": tiles}
 
 
 @login_required
@@ -109,15 +107,14 @@ def pass_turn(request, pk: int):
 @login_required
 @require_POST
 def vote(request, pk: int):
+    return shared.counted_act(request, services.game_vote, _answer, read=_vote, game_id=pk, player=request.user)
+
+
+def _vote(request) -> dict:
     answer = request.POST.get("accept")
-    count = shared.move_count(request)
-    if count is None:
-        return shared.bad(shared.OUT_OF_DATE, 409)
     if answer not in ("yes", "no"):
-        return shared.bad("Vote yes or no.")
-    return shared.act(
-        services.game_vote, _answer, game_id=pk, player=request.user, accept=answer == "yes", move_count=count
-    )
+        raise ValueError("Vote yes or no.")
+    return {"accept": answer == "yes"}
 
 
 @login_required

@@ -14,7 +14,6 @@ from lexicon.services import current_version
 
 from .. import selectors
 from ..models import Game, Seat, Variant
-from . import notifications
 from .errors import Refused
 
 MIN_SECONDS_PER_MOVE = seating.MIN_SECONDS_PER_MOVE
@@ -84,25 +83,20 @@ def game_create(
     return game
 
 
-@transaction.atomic
 def game_accept(*, game_id: int, player) -> Game:
-    """Accept an invitation to ``game_id``, or take an open seat of a seek."""
-    game = seating.locked_waiting(Game, game_id)
+    """Accept an invitation to ``game_id``, or take an open seat of a seek (within the
+    seek's rating range, if ranked)."""
+    return seating.accept(Game, game_id=game_id, player=player, start=_start, taker_problem=_taker_problem)
 
-    def taker_problem(taker):
-        return ratings.seek_taker_problem(
-            player=taker,
-            pool=crossword_pool(game.variant),
-            ranked=game.ranked,
-            rating_min=game.rating_min,
-            rating_max=game.rating_max,
-        )
 
-    if seating.take_seat(game, player, taker_problem=taker_problem):
-        _start(game, by=player)
-    else:
-        notifications.game_changed(game)
-    return game
+def _taker_problem(game: Game, taker) -> str | None:
+    return ratings.seek_taker_problem(
+        player=taker,
+        pool=crossword_pool(game.variant),
+        ranked=game.ranked,
+        rating_min=game.rating_min,
+        rating_max=game.rating_max,
+    )
 
 
 def _start(game: Game, *, by) -> None:

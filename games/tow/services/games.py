@@ -6,7 +6,7 @@ from functools import partial
 
 from django.db import transaction
 
-from games import notifications, seating
+from games import seating
 from games.engine import tow as engine
 from lexicon.services import current_version
 
@@ -70,15 +70,9 @@ def game_create(
     return game
 
 
-@transaction.atomic
 def game_accept(*, game_id: int, player) -> Game:
     """Accept an invitation, or take a free seat of an open seek."""
-    game = seating.locked_waiting(Game, game_id)
-    if seating.take_seat(game, player):
-        start(game, by=player)
-    else:
-        notifications.game_changed(game)
-    return game
+    return seating.accept(Game, game_id=game_id, player=player, start=start)
 
 
 def start(game: Game, *, by) -> None:
