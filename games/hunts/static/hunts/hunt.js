@@ -80,7 +80,8 @@
       case "result": return showResult(msg);
       case "round.found": return addFound(msg, true);
       case "round.mine": return addFound(msg, false);
-      case "round.count": return setSeat(msg.user_id, { count: msg.count });
+      // A count only grows within a round; two finds counted at once may arrive swapped.
+      case "round.count": return setSeat(msg.user_id, { count: Math.max(msg.count, seatCount(msg.user_id)) });
       case "round.ended":
         if (window.Wordfall.sound) window.Wordfall.sound("end");
         // The table's new state follows on the socket; the results come drawn with the end.
@@ -156,6 +157,11 @@
       seatsEl.appendChild(li);
       setSeat(seat.user_id, seat);
     }
+  }
+
+  function seatCount(userId) {
+    const li = seatsEl.querySelector(`li[data-user-id="${userId}"]`);
+    return li ? Number(li.dataset.count || 0) : 0;
   }
 
   function setSeat(userId, values) {
