@@ -10,7 +10,7 @@ deadline mean is the same in all of them and is written here once:
 - ``start``: the seats are filled: the clock starts and everyone is told;
 - ``offer_rematch`` (with ``copy_seats``): the next game of a series, the same players
   seated, the asker and bots accepted;
-- ``locked_game`` / ``seat_index`` / ``check_moving``: what a move service checks before
+- ``locked_game`` / ``seated`` / ``check_moving``: what a move service checks before
   it asks the engine; ``finish``: a finished game's status, places and news;
 - ``sweep_deadlines`` / ``sweep_reminders``: the beat's idempotent deadline work.
 
@@ -254,6 +254,12 @@ def seat_index(game, player) -> int:
     if index is None:
         raise Refused("You are not playing in this game.", status=403)
     return index
+
+
+def seated(model, game_id: int, player) -> tuple:
+    """(the game's row, locked; ``player``'s seat in it), or Refused."""
+    game = locked_game(model, game_id)
+    return game, seat_index(game, player)
 
 
 def check_moving(game, seat: int, move_count: int | None, *, stale: str) -> None:

@@ -91,8 +91,7 @@ def _finish(game: Game, after: engine.Game, seats: dict) -> None:
 @transaction.atomic
 def game_play(*, game_id: int, player, placement, move_count: int | None) -> Move:
     """Place tiles: ``placement`` is ``[(row, col, letter, is_blank), ...]``."""
-    game = seating.locked_game(Game, game_id)
-    seat = seating.seat_index(game, player)
+    game, seat = seating.seated(Game, game_id, player)
     try:
         move = engine.Move.place(seat, placement)
     except (TypeError, ValueError):
@@ -103,24 +102,21 @@ def game_play(*, game_id: int, player, placement, move_count: int | None) -> Mov
 @transaction.atomic
 def game_swap(*, game_id: int, player, tiles: str, move_count: int | None) -> Move:
     """Swap ``tiles`` (rack letters, "?" for a blank) for as many from the bag."""
-    game = seating.locked_game(Game, game_id)
-    seat = seating.seat_index(game, player)
+    game, seat = seating.seated(Game, game_id, player)
     return _apply(game, engine.Move.swap(seat, tiles), move_count=move_count)
 
 
 @transaction.atomic
 def game_pass(*, game_id: int, player, move_count: int | None) -> Move:
     """Pass the turn: it scores nothing and counts towards the end by scoreless turns."""
-    game = seating.locked_game(Game, game_id)
-    seat = seating.seat_index(game, player)
+    game, seat = seating.seated(Game, game_id, player)
     return _apply(game, engine.Move.pass_(seat), move_count=move_count)
 
 
 @transaction.atomic
 def game_resign(*, game_id: int, player) -> Move:
     """Leave the game at any time: finish last, tiles back to the bag (RULES §3)."""
-    game = seating.locked_game(Game, game_id)
-    seat = seating.seat_index(game, player)
+    game, seat = seating.seated(Game, game_id, player)
     return _apply(game, engine.Move.resign(seat), move_count=None)
 
 

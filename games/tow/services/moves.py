@@ -151,8 +151,7 @@ def _parse_move(build):
 def game_play(*, game_id: int, player, placement, path=None, word: str = "", move_count: int | None) -> Move:
     """Place tiles ``[(row, col, letter, kind), ...]`` and name the main word by its
     ``path`` of cells, or by the ``word`` when only one path spells it."""
-    game = seating.locked_game(Game, game_id)
-    seat = seating.seat_index(game, player)
+    game, seat = seating.seated(Game, game_id, player)
     if not path:
         state = selectors.engine_state(game)
         if state.pending is None and state.to_move == seat:
@@ -167,30 +166,26 @@ def game_play(*, game_id: int, player, placement, path=None, word: str = "", mov
 @transaction.atomic
 def game_swap(*, game_id: int, player, tiles: str, move_count: int | None) -> Move:
     """Swap ``tiles`` (letters, "+" corner, "*" PZ) for as many from the bag."""
-    game = seating.locked_game(Game, game_id)
-    seat = seating.seat_index(game, player)
+    game, seat = seating.seated(Game, game_id, player)
     return _apply(game, engine.Move.swap(seat, tiles), move_count=move_count)
 
 
 @transaction.atomic
 def game_pass(*, game_id: int, player, move_count: int | None) -> Move:
-    game = seating.locked_game(Game, game_id)
-    seat = seating.seat_index(game, player)
+    game, seat = seating.seated(Game, game_id, player)
     return _apply(game, engine.Move.pass_(seat), move_count=move_count)
 
 
 @transaction.atomic
 def game_vote(*, game_id: int, player, accept: bool, move_count: int | None) -> Move:
     """Vote on the play waiting for the house: a majority accepts, a tie rejects."""
-    game = seating.locked_game(Game, game_id)
-    seat = seating.seat_index(game, player)
+    game, seat = seating.seated(Game, game_id, player)
     return _apply(game, engine.Move.vote(seat, accept), move_count=move_count)
 
 
 @transaction.atomic
 def game_resign(*, game_id: int, player) -> Move:
-    game = seating.locked_game(Game, game_id)
-    seat = seating.seat_index(game, player)
+    game, seat = seating.seated(Game, game_id, player)
     return _apply(game, engine.Move.resign(seat), move_count=None)
 
 
