@@ -72,14 +72,7 @@
     if (refreshing) return refreshing;
     const keep = pending.filter((e) => e.letter)
       .map((e) => ({ row: e.row, col: e.col, letter: e.letter, blank: e.blank }));
-    const done = () => {
-      refreshing = null;
-      // A finished game's moves never change: a replay being stepped through stays on its
-      // step when the play area reloads (a rematch offered, the player's own resign).
-      const replay = frames && { frames, frameIndex };
-      init(); restore(keep);
-      if (replay && $("[data-replay]")) { ({ frames, frameIndex } = replay); drawFrame(frames[frameIndex]); }
-    };
+    const done = () => { refreshing = null; redraw(null); restore(keep); };
     if (window.htmx) {
       refreshing = htmx.ajax("GET", root.dataset.url, { target: "#play-area", swap: "outerHTML" }).then(done, done);
     } else {
@@ -87,6 +80,16 @@
         .then((r) => r.text()).then((html) => { area.outerHTML = html; }).then(done, done);
     }
     return refreshing;
+  }
+
+  // The play area was drawn again (``swap`` puts the new HTML in, if not done already). A
+  // finished game's moves never change: a replay being stepped through stays on its step
+  // (a rematch offered, the player's own resign answered after the socket's reload).
+  function redraw(swap) {
+    const replay = frames && { frames, frameIndex };
+    if (swap) swap();
+    init();
+    if (replay && $("[data-replay]")) { ({ frames, frameIndex } = replay); drawFrame(frames[frameIndex]); }
   }
 
   function restore(keep) {
@@ -330,7 +333,7 @@
         const html = await response.text();
         const moved = area.dataset.myTurn === "1";
         lastError = ""; pending = [];
-        area.outerHTML = html; init();
+        redraw(() => { area.outerHTML = html; });
         if (moved) document.dispatchEvent(new CustomEvent("crosswords:moved"));
         return;
       }
