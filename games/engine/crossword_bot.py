@@ -16,9 +16,12 @@ Strengths (``STRENGTHS``; ``greedy`` is a yardstick for measuring the others):
 * ``club`` takes the play with the best score plus a rule-of-thumb leave value
   (``leaves.heuristic_value``), swaps when its rack is poor, and likes going out.
 * ``expert`` ranks every play by equity = score + a leave value learned by self-play
-  (``leaves.learned``), weighs swapping any subset of its rack against its best play,
-  and, when the bag is empty and one opponent is left, knows that opponent's rack (the
-  unseen tiles) and looks one reply ahead: it prefers going out and blocks big replies.
+  (``leaves.learned``) and weighs swapping any subset of its rack against its best play.
+  While tiles are in the bag it weighs its best few moves against the next player's
+  best reply on a few racks drawn from the unseen tiles (so it does not open a premium
+  square for a big reply); when the bag is empty and one opponent is left, it knows
+  that opponent's rack (the unseen tiles) and looks one reply ahead: it prefers going
+  out and blocks big replies.
 * ``greedy`` plays the highest score, nothing else.
 
 A bot only reads what its seat may see: the board, its rack, the bag's size and the
@@ -50,6 +53,13 @@ CASUAL_SHORTLIST = 20
 CASUAL_PICK_FROM = 4
 # Swap rather than play when swapping is worth this much more equity.
 SWAP_MARGIN = 3.0
+# With tiles in the bag the expert weighs its best REPLY_CANDIDATES moves (those within
+# REPLY_WITHIN equity of the best) against the next player's best reply on
+# REPLY_RACKS racks drawn from the unseen tiles, counted at REPLY_WEIGHT.
+REPLY_CANDIDATES = 6
+REPLY_WITHIN = 12.0
+REPLY_RACKS = 4
+REPLY_WEIGHT = 1.0
 # Endgame look-ahead: how many of our plays, and of the opponent's replies, to weigh.
 ENDGAME_CANDIDATES = 12
 ENDGAME_REPLIES = 8
@@ -117,7 +127,7 @@ def choose(
         return _by_equity(position, leaves.heuristic_value, look_ahead=False)
     if strength == "expert":
         table = leave_table or leaves.learned(position.variant.name)
-        return _by_equity(position, table, look_ahead=True)
+        return _by_equity(position, table, look_ahead=True, rng=rng)
     raise ValueError(f"unknown bot strength: {strength!r}")
 
 
@@ -240,10 +250,12 @@ def leave_of_tiles(rack: str, kept: str) -> str:
     return "".join(rest)
 
 
-def _by_equity(position: Position, leave_value, *, look_ahead: bool) -> Move:
+def _by_equity(position: Position, leave_value, *, look_ahead: bool, rng: random.Random | None = None) -> Move:
     opponent = position.opponent_rack
     if look_ahead and opponent:
         return _endgame(position, opponent)
+    if look_ahead and rng is not None and position.bag_size > 0:
+        return _reply_weighed(position, leave_value, rng)
     candidates = ranked(position, leave_value, 1)
     swap = best_swap(position, leave_value)
     if swap is not None and (not candidates or swap[0] > candidates[0].equity + SWAP_MARGIN):
@@ -251,6 +263,44 @@ def _by_equity(position: Position, leave_value, *, look_ahead: bool) -> Move:
     if candidates:
         return _place(position, candidates[0])
     return _no_play(position)
+
+
+def _reply_weighed(position: Position, leave_value, rng: random.Random) -> Move:
+    """Equity less the points the next player can score in reply, for the best few moves.
+
+    The opponent's rack is unknown while tiles are in the bag, so a few racks are drawn
+    from the unseen tiles; every candidate is weighed against the same racks, so the
+    comparison is fair even with few of them. This is what keeps the expert from opening
+    a premium square the opponent scores big on.
+    """
+    candidates = ranked(position, leave_value, REPLY_CANDIDATES)
+    swap = best_swap(position, leave_value)
+    if not candidates:
+        return Move.swap(position.seat, swap[1]) if swap is not None else _no_play(position)
+    top = candidates[0].equity
+    candidates = [play for play in candidates if play.equity >= top - REPLY_WITHIN]
+    unseen = position.unseen
+    size = min(position.variant.rack_size, len(unseen))
+    racks = ["".join(sorted(rng.sample(unseen, size))) for _ in range(REPLY_RACKS)]
+    variant, lexicon = position.variant, position.lexicon
+
+    def conceded(board: Board) -> float:
+        total = 0
+        for rack in racks:
+            reply = movegen.best(board, rack, variant, lexicon)
+            total += reply.score if reply else 0
+        return total / len(racks)
+
+    best_move, best_value = None, None
+    for play in candidates:
+        value = play.equity - REPLY_WEIGHT * conceded(position.board.with_tiles(play.placement))
+        if best_value is None or value > best_value:
+            best_move, best_value = _place(position, play), value
+    if swap is not None and swap[0] > top - REPLY_WITHIN:
+        value = swap[0] - REPLY_WEIGHT * conceded(position.board)
+        if value > best_value + SWAP_MARGIN:
+            return Move.swap(position.seat, swap[1])
+    return best_move
 
 
 def _endgame(position: Position, opponent: str) -> Move:
