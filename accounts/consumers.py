@@ -50,8 +50,12 @@ class PresenceConsumer(JsonMessageConsumer):
 
     async def games_changed(self, event):
         """One of my games changed: the page hears it with my new badge count, counted here
-        once per socket, so the page asks for nothing more."""
-        awaiting = await database_sync_to_async(awaiting_count)(self.user)
+        once per socket, so the page asks for nothing more. The count only reads (one
+        query per game app), so it runs in a worker thread of its own: every event reaches
+        every open tab of every seated player, and the one shared thread would queue them
+        behind all the other sockets' work (Channels still closes old connections there
+        before each handler, a short call)."""
+        awaiting = await database_sync_to_async(awaiting_count, thread_sensitive=False)(self.user)
         await self.send_json(
             {"type": "games.changed", "kind": event.get("kind"), "game": event.get("game"), "awaiting": awaiting}
         )

@@ -6,7 +6,8 @@ how the opener was chosen, where a bot's turn and a live deadline are queued), k
 the game model's app. A game is named by its ``str`` ("Word Grid #12", "TOW #7").
 
 Open pages of a game hear ``game.moved`` on its group and reload their view; each
-seated person's pages hear ``games.changed`` on their own group (My games refreshes).
+seated person's pages hear ``games.changed`` on their own group, named by the notice
+prefix as its kind (``accounts.my_games.games_changed``; My games refreshes).
 Players hear the rest through ``accounts.services.notify``, in the site always. Bots are
 told nothing: a bot's turn or vote is queued instead.
 
@@ -29,9 +30,10 @@ from django.conf import settings
 from django.db import transaction
 from django.utils.module_loading import import_string
 
+from accounts import my_games
 from accounts.services import notify
 from config import durations
-from config.realtime import broadcast_on_commit, user_group
+from config.realtime import broadcast_on_commit
 from games.models import Status
 
 #: Games with at most this time per move are live: their deadlines get their own task
@@ -100,8 +102,8 @@ def game_changed(game) -> None:
     """Open pages of the game and the seated people's pages hear of the change; a
     finished game's follow-up task is queued (it does nothing twice)."""
     reload_pages(game)
-    for user_id in game.seats.exclude(user=None).exclude(user__is_bot=True).values_list("user_id", flat=True):
-        broadcast_on_commit(user_group(user_id), {"type": "games.changed", "game": game.pk})
+    people = game.seats.exclude(user=None).exclude(user__is_bot=True).values_list("user_id", flat=True)
+    my_games.games_changed(people, kind=_kind(game).notice, game=game.pk)
     finished_task = _kind(game).finished_task
     if game.status == Status.FINISHED and finished_task:
         game_id = game.pk

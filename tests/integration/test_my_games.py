@@ -93,8 +93,9 @@ def test_old_crossword_addresses_are_gone_or_unified(client, make_user):
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 async def test_the_site_socket_carries_the_badge_count(ws_connect, make_user):
-    """On connect the site socket sends the count; a TOW move, a crossword move and a hunt
-    seat each reach the player as games.changed carrying the new count."""
+    """On connect the site socket sends the count; a crossword move, a hunt seat, a TOW
+    start and a TOW move each reach the player as games.changed naming the game's kind and
+    carrying the new count."""
     ann, bob = await sync_to_async(make_user)("ann"), await sync_to_async(make_user)("bob")
     game = await sync_to_async(started_crossword)(ann, bob)
     first, other = await sync_to_async(mover)(game, ann, bob)
@@ -109,12 +110,17 @@ async def test_the_site_socket_carries_the_badge_count(ws_connect, make_user):
     assert (await next_of("games.awaiting"))["count"] == 0
     await sync_to_async(crosswords.game_pass)(game_id=game.pk, player=first, move_count=0)
     message = await next_of("games.changed")
-    assert message["game"] == game.pk and message["awaiting"] == 1
+    assert message["kind"] == "crossword" and message["game"] == game.pk and message["awaiting"] == 1
     table = await sync_to_async(hunts.table_create)(host=first, game="rampage")
     await sync_to_async(hunts.table_join)(table_id=table.pk, user=other)
     message = await next_of("games.changed")
     assert message["kind"] == "hunt" and message["game"] == table.pk and message["awaiting"] == 1
     towgame = await sync_to_async(started_tow)(ann, bob)
     message = await next_of("games.changed")
-    assert message["game"] == towgame.pk
+    assert message["kind"] == "tow" and message["game"] == towgame.pk
+    assert message["awaiting"] == await sync_to_async(awaiting_count)(other)
+    tow_first, _ = await sync_to_async(mover)(towgame, ann, bob)
+    await sync_to_async(tow.game_pass)(game_id=towgame.pk, player=tow_first, move_count=0)
+    message = await next_of("games.changed")
+    assert message["kind"] == "tow" and message["game"] == towgame.pk
     assert message["awaiting"] == await sync_to_async(awaiting_count)(other)

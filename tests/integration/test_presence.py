@@ -108,3 +108,32 @@ async def test_a_notification_reaches_every_open_tab_of_the_player(ws_connect, m
     for tab in (tab1, tab2):
         message = await receive_until(tab, "notification.new")
         assert message["text"] == "Your move"
+
+
+async def test_the_badge_is_counted_off_the_shared_thread(ws_connect, make_user, monkeypatch):
+    """games.changed reaches every open tab of every seated player; each counts the badge
+    (one query per game app) in a worker thread, not the one thread every socket shares."""
+    import threading
+
+    from channels.layers import get_channel_layer
+
+    from accounts import consumers
+    from config.realtime import user_group
+
+    counted_in = []
+
+    def awaiting_count(user):
+        counted_in.append(threading.current_thread())
+        return real_count(user)
+
+    real_count = consumers.awaiting_count
+    monkeypatch.setattr(consumers, "awaiting_count", awaiting_count)
+    shared = await sync_to_async(threading.current_thread, thread_sensitive=True)()
+    ann = await sync_to_async(make_user)("ann")
+    ws = await ws_connect("/ws/presence/", ann)
+    await receive_until(ws, "games.awaiting")
+    counted_in.clear()
+    await get_channel_layer().group_send(user_group(ann.pk), {"type": "games.changed", "kind": "tow", "game": 7})
+    message = await receive_until(ws, "games.changed")
+    assert (message["kind"], message["game"], message["awaiting"]) == ("tow", 7, 0)
+    assert counted_in and shared not in counted_in
