@@ -66,6 +66,11 @@ class ChatMixin:
             if opening is not None:
                 await self.send_json(opening)
 
+    async def chat_leave(self, room: Room) -> None:
+        """Stop reading ``room`` on this socket (its reader may no longer read it)."""
+        if self._chat_open.pop(room.name, None) is not None and room.own_group:
+            await self.channel_layer.group_discard(room.group, self.channel_name)
+
     async def chat_close(self) -> None:
         for room in self._chat_open.values():
             if room.own_group:

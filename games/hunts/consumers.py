@@ -136,6 +136,17 @@ class TableConsumer(ChatMixin, JsonMessageConsumer):
         state = await _parallel(selectors.table_state)(self.table_id, self.user)
         if state is not None:
             await self.send_json(state)
+            await self._leave_watchers_chat_if_seated(state)
+
+    async def _leave_watchers_chat_if_seated(self, state: dict) -> None:
+        """A seated player never reads the watchers' chat: a socket that opened it while
+        its user watched (another tab, say) leaves it once the table's state shows them
+        seated. Every seat change sends the state, so this needs no read of its own."""
+        room = self.chat_watch_place
+        if room is None or room.name not in self._chat_open:
+            return
+        if self.user.pk in {seat["user_id"] for seat in state["seats"]}:
+            await self.chat_leave(room)
 
     async def table_state(self, event):
         """The table's state, read once for every socket (``broadcasts.send_table_state``)."""
@@ -144,7 +155,9 @@ class TableConsumer(ChatMixin, JsonMessageConsumer):
             return  # this player's own copy comes on their own group
         if event.get("before"):
             await self.send(text_data=event["before"])
-        await self.send_json(selectors.for_viewer(event["state"], user_id))
+        state = selectors.for_viewer(event["state"], user_id)
+        await self.send_json(state)
+        await self._leave_watchers_chat_if_seated(state)
 
     async def table_changed(self, event):
         await self._send_state()

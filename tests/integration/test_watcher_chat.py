@@ -92,3 +92,30 @@ async def test_a_mute_made_while_the_chat_is_open_applies_at_once_without_a_read
     assert (await receive_until(sockets["bob"], "chat.message"))["text"] == "three"
     # One read per socket when its chat opened, and one for each of bob's two changes.
     assert sorted(reads) == sorted([ann.pk, bob.pk, kim.pk, bob.pk, bob.pk])
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_watcher_who_sits_down_stops_receiving_the_watchers_chat(ws_connect, make_user):
+    """A socket opened both rooms while its user watched; once the table shows them seated,
+    a watchers' line no longer reaches it (another tab of theirs included)."""
+    ann = await sync_to_async(make_user)("ann")
+    table = await sync_to_async(hunts.table_create)(host=ann, seat_count=3)
+    kim, lee = await sync_to_async(make_user)("kim"), await sync_to_async(make_user)("lee")
+    sockets = {}
+    for user in (kim, lee):
+        ws = await ws_connect(f"/ws/hunts/{table.pk}/", user)
+        await ws.send_json_to({"type": "chat.join"})
+        await receive_until(ws, "chat.history")
+        assert (await receive_until(ws, "chat.history"))["room"] == f"watchers.{table.pk}"
+        sockets[user.username] = ws
+    await sync_to_async(hunts.table_join)(table_id=table.pk, user=kim)
+    while True:
+        state = await receive_until(sockets["kim"], "state")
+        if kim.pk in [seat["user_id"] for seat in state["seats"]]:
+            break
+    await sockets["lee"].send_json_to({"type": "chat", "text": "just us", "room": f"watchers.{table.pk}"})
+    assert (await receive_until(sockets["lee"], "chat.message"))["text"] == "just us"
+    await sockets["lee"].send_json_to({"type": "chat", "text": "welcome kim"})
+    heard = await receive_until(sockets["kim"], "chat.message")
+    assert (heard["text"], heard["room"]) == ("welcome kim", f"hunt.{table.pk}")
