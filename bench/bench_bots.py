@@ -2,8 +2,9 @@
 
 Run with ``python -m bench.bench_bots [--quick]``. Positions come from the engine: for
 each variant, seeded games between two greedy bots are played, and the seat to move is
-timed at every turn of the first games (openings, middle game with blanks, and the
-endgame with an empty bag, where the expert looks one reply ahead). Each strength
+timed at every turn of the first games (openings, middle game with blanks, where the
+expert weighs its best moves against replies on sampled racks, and the endgame with an
+empty bag, where it looks one reply ahead at the known rack). Each strength
 chooses its move in every position once; the figures are the median and the worst
 wall-clock time per move, and the process CPU time (steadier on a shared machine).
 
