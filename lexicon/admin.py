@@ -18,6 +18,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
+from config.admin import ViewOnlyAdmin
 from lexicon import frequency, services
 from lexicon.models import DictionaryRequest, Lexicon, Status, WordChange
 
@@ -231,20 +232,11 @@ class DictionaryRequestAdmin(admin.ModelAdmin):
 
 
 @admin.register(WordChange)
-class WordChangeAdmin(admin.ModelAdmin):
+class WordChangeAdmin(ViewOnlyAdmin):
     list_display = ("lexicon", "version", "action", "word", "decided_by", "decided_at", "request", "note")
     list_filter = ("lexicon", "action")
     search_fields = ("word",)
     list_select_related = ("lexicon", "decided_by", "request")
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Lexicon)

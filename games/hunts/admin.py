@@ -1,21 +1,8 @@
 from django.contrib import admin
 
+from config.admin import ViewOnlyAdmin
+
 from .models import FoundWord, HuntRound, HuntTable
-
-
-class ViewOnly:
-    """Rounds and finds change only through the hunt services: web processes judge
-    submissions on facts they keep per round (board, minimum length, lexicon version), so an
-    edit here would make processes disagree, and a find's points follow from the round."""
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(HuntTable)
@@ -24,14 +11,16 @@ class HuntTableAdmin(admin.ModelAdmin):
     list_filter = ("game", "status", "ranked")
 
 
+# Web processes judge submissions on facts they keep per round (board, minimum length,
+# lexicon version), so an edit here would make them disagree.
 @admin.register(HuntRound)
-class HuntRoundAdmin(ViewOnly, admin.ModelAdmin):
+class HuntRoundAdmin(ViewOnlyAdmin):
     list_display = ("pk", "table", "number", "game", "status", "deadline")
     list_filter = ("game", "status")
     readonly_fields = ("missed_words",)
 
 
 @admin.register(FoundWord)
-class FoundWordAdmin(ViewOnly, admin.ModelAdmin):
+class FoundWordAdmin(ViewOnlyAdmin):
     list_display = ("word", "user", "round", "points", "crossed_off", "found_at")
     search_fields = ("word",)

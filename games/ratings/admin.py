@@ -3,22 +3,13 @@ services (a result's update, or ``manage.py ratings_rebuild``), never by hand he
 
 from django.contrib import admin
 
+from config.admin import ViewOnlyAdmin
+
 from .models import PoolClock, RatedPlayer, RatedResult, Rating
 
 
-class ReadOnly(admin.ModelAdmin):
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-
 @admin.register(Rating)
-class RatingAdmin(ReadOnly):
+class RatingAdmin(ViewOnlyAdmin):
     list_display = ("user", "pool", "rating", "games", "wins", "mu", "sigma", "last_played_at")
     list_filter = ("pool",)
     search_fields = ("user__username",)
@@ -35,7 +26,7 @@ class RatedPlayerInline(admin.TabularInline):
 
 
 @admin.register(RatedResult)
-class RatedResultAdmin(ReadOnly):
+class RatedResultAdmin(ViewOnlyAdmin):
     list_display = ("pool", "seq", "kind", "object_id", "finished_at", "applied", "applied_at")
     list_filter = ("pool", "applied", "kind")
     ordering = ("-finished_at",)
@@ -43,5 +34,5 @@ class RatedResultAdmin(ReadOnly):
 
 
 @admin.register(PoolClock)
-class PoolClockAdmin(ReadOnly):
+class PoolClockAdmin(ViewOnlyAdmin):
     list_display = ("pool", "recorded", "applied")
