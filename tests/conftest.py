@@ -310,11 +310,13 @@ def page(browser, live_site, transactional_db):
 
 @pytest.fixture
 def new_page(browser, live_site, transactional_db):
-    """Open more browser contexts (one per player): ``new_page()``."""
+    """Open more browser contexts (one per player): ``new_page()``, or with Playwright's
+    context options, e.g. ``new_page(viewport=..., has_touch=True)``."""
     contexts = []
 
-    def make():
-        context = browser.new_context(base_url=live_site.url, viewport={"width": 1280, "height": 900})
+    def make(**options):
+        options = {"viewport": {"width": 1280, "height": 900}, **options}
+        context = browser.new_context(base_url=live_site.url, **options)
         context.set_default_timeout(15000)
         contexts.append(context)
         return context.new_page()

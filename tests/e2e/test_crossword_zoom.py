@@ -18,21 +18,13 @@ DAY = 86400
 
 
 @pytest.fixture
-def phone_context(browser, live_site, transactional_db):
+def phone_context(new_page):
     """A phone's browser (390×844, touch); ``phone_context(reduced_motion="reduce")``."""
-    contexts = []
 
     def make(**options):
-        context = browser.new_context(
-            base_url=live_site.url, viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, **options
-        )
-        context.set_default_timeout(15000)
-        contexts.append(context)
-        return context.new_page()
+        return new_page(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, **options)
 
-    yield make
-    for context in contexts:
-        context.close()
+    return make
 
 
 class Finger:
