@@ -136,6 +136,7 @@ class Stats:
         self.messages = 0  # every message a socket received during the run
         self.window_cpu: list[float] = []  # each daphne's CPU seconds while players submit (and 2 s after)
         self.window_messages = 0
+        self.window_split: dict[str, float] = {}  # the same CPU by thread kind and user/system, summed
         self.seen: dict[int, set[tuple[int, str, int]]] = {}  # player -> finds its socket heard of
 
 
@@ -211,8 +212,12 @@ async def _run(clients: list[dict], ports: list[int], seconds: float, interval: 
         # Only the submitting phase: connecting 200 sockets is not a submission's cost.
         await asyncio.sleep(go_at - time.perf_counter())
         before, messages = [_cpu_seconds(pid) for pid in pids], stats.messages
+        split_before = [_thread_cpu_seconds(pid) for pid in pids]
         await asyncio.sleep(stop_at + 2 - time.perf_counter())
         stats.window_cpu = [_cpu_seconds(pid) - cpu for pid, cpu in zip(pids, before, strict=True)]
+        for pid, earlier in zip(pids, split_before, strict=True):
+            for kind, seconds in _thread_cpu_seconds(pid).items():
+                stats.window_split[kind] = stats.window_split.get(kind, 0.0) + seconds - earlier[kind]
         stats.window_messages = stats.messages - messages
 
     def url(n: int, client: dict) -> str:
@@ -244,6 +249,23 @@ def _cpu_seconds(pid: int) -> float:
     """User and system CPU time of every thread of ``pid`` so far (/proc/<pid>/stat)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _thread_cpu_seconds(pid: int) -> dict[str, float]:
+    """CPU time so far of ``pid``'s event-loop thread (its main thread), of its other
+    threads (the worker threads running use cases), and the user/system split."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    split = {"loop": 0.0, "workers": 0.0, "user": 0.0, "system": 0.0}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # the thread ended
+            continue
+        user, system = int(fields[11]) / ticks, int(fields[12]) / ticks
+        split["loop" if task.name == str(pid) else "workers"] += user + system
+        split["user"] += user
+        split["system"] += system
+    return split
 
 
 def _percentile(values: list[float], fraction: float) -> float:
@@ -462,6 +484,11 @@ def main(argv: list[str]) -> int:
             f"with its fan-out [budget < {BUDGET_CPU_PER_ACCEPTED_MS} ms; every submission's work counted "
             f"against the accepted ones], {window / stats.window_messages:.3f} ms per delivered message "
             f"({stats.window_messages} messages)"
+        )
+        split = {kind: seconds * 1000 / submitted for kind, seconds in stats.window_split.items()}
+        print(
+            f"  per submission by thread: event loop {split['loop']:.2f} ms, use-case worker threads "
+            f"{split['workers']:.2f} ms; user {split['user']:.2f} ms, system {split['system']:.2f} ms"
         )
     equal = _check_database(stats, clients)
     lost = len(set(stats.sent) - set(stats.replied))

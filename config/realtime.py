@@ -87,6 +87,15 @@ def broadcast(group: str, message: dict) -> None:
         logger.exception("Broadcast to %s failed", group)
 
 
+async def broadcast_async(group: str, message: dict) -> None:
+    """``broadcast`` from a coroutine on the server's event loop: sent before returning,
+    and, like ``broadcast``, a failure is logged, never raised."""
+    try:
+        await get_channel_layer().group_send(group, message)
+    except Exception:
+        logger.exception("Broadcast to %s failed", group)
+
+
 def broadcast_on_commit(group: str, message: dict) -> None:
     transaction.on_commit(partial(broadcast, group, message))
 

@@ -133,6 +133,11 @@ def get_lexicon(code: str, version: int | None = None) -> core.Lexicon:
     return lexicon
 
 
+def is_lexicon_loaded(code: str, version: int) -> bool:
+    """True if this process holds ``code`` at ``version``: ``get_lexicon`` then asks nothing of the database."""
+    return (code, version) in _loaded
+
+
 def forget_loaded(code: str | None = None, version: int | None = None) -> None:
     """Forget this process's loaded lexicons: all of them, or one (code, version)."""
     with _load_lock:

@@ -131,6 +131,10 @@ async def ws_connect():
             await communicator.disconnect(timeout=5)
         except Exception:
             pass
+    # The consumers' event-loop clients (hunt submissions) end with this test's loop.
+    from config import loop_clients
+
+    await loop_clients.close()
 
 
 @contextmanager

@@ -123,14 +123,33 @@ def bot_turn_planned(round_id: int, user_id: int, *, turn: int, at) -> None:
 
 
 def word_found(game_round, user, *, word: str, points: int, path, bonuses) -> None:
-    """Rampage: everyone sees the find. Classic: everyone sees the count, the finder the word.
+    """Announce a stored find when its transaction commits (``word_found_messages``)."""
+    from games.hunts.models import FoundWord, Game
+
+    count = None
+    if game_round.game == Game.CLASSIC:
+        count = FoundWord.objects.filter(round_id=game_round.pk, user_id=user.pk).count()
+    messages = word_found_messages(game_round, user, word=word, points=points, path=path, bonuses=bonuses, count=count)
+
+    def send() -> None:
+        for group, message in messages:
+            broadcast(group, message)
+
+    transaction.on_commit(send)
+
+
+def word_found_messages(
+    game_round, user, *, word: str, points: int, path, bonuses, count: int | None
+) -> list[tuple[str, dict]]:
+    """Rampage: everyone sees the find. Classic: everyone sees the finder's ``count`` of
+    words, the finder the word. As (group, message) pairs to broadcast.
 
     ``game_round`` is anything with the round's ``pk``, ``table_id`` and ``game`` (a
     ``HuntRound`` or the submit path's ``RoundFacts``). Each message is encoded once
     for all its sockets; the finder's sockets skip the find they were answered with,
     which ``user_id``, ``round_id`` and ``word`` beside the text let them see.
     """
-    from games.hunts.models import FoundWord, Game
+    from games.hunts.models import Game
 
     table_id, round_id = game_round.table_id, game_round.pk
     found = {
@@ -145,16 +164,12 @@ def word_found(game_round, user, *, word: str, points: int, path, bonuses) -> No
     }
     finder = {"round_id": round_id, "user_id": user.pk, "word": word}
     if game_round.game == Game.RAMPAGE:
-        transaction.on_commit(lambda: broadcast(table_group(table_id), encoded(found, **finder)))
-        return
-    count = FoundWord.objects.filter(round_id=round_id, user_id=user.pk).count()
+        return [(table_group(table_id), encoded(found, **finder))]
     counted = {"type": "round.count", "round_id": round_id, "user_id": user.pk, "count": count}
-
-    def send() -> None:
-        broadcast(player_group(table_id, user.pk), encoded({**found, "type": "round.mine"}, **finder))
-        broadcast(table_group(table_id), encoded(counted))
-
-    transaction.on_commit(send)
+    return [
+        (player_group(table_id, user.pk), encoded({**found, "type": "round.mine"}, **finder)),
+        (table_group(table_id), encoded(counted)),
+    ]
 
 
 def round_ended(game_round) -> None:

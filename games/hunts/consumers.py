@@ -102,7 +102,7 @@ class TableConsumer(ChatMixin, JsonMessageConsumer):
             raise Refused("A submission names its round.")
         path = message.get("path")
         word = message.get("word")
-        result = await _parallel(services.round_submit)(
+        result = await services.round_submit_async(
             round_id=round_id, user=self.user, word=word if path is None else None, path=path
         )
         reply = result.as_message()

@@ -8,6 +8,7 @@ was lost.
 
 from __future__ import annotations
 
+import asyncio
 import re
 import secrets
 import threading
@@ -17,11 +18,14 @@ from functools import lru_cache
 from typing import NamedTuple
 
 import redis
+from channels.db import database_sync_to_async
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
+from config import loop_clients
+from config.realtime import broadcast_async
 from games.engine import hunt
 from games.hunts import broadcasts
 from games.hunts.models import (
@@ -34,7 +38,7 @@ from games.hunts.models import (
     TableStatus,
 )
 from games.ratings import services as ratings
-from lexicon.services import current_version, get_lexicon
+from lexicon.services import current_version, get_lexicon, is_lexicon_loaded
 
 from .errors import Refused
 
@@ -193,9 +197,13 @@ def _submission_counter():
     return redis.Redis.from_url(backend["LOCATION"]).register_script(_COUNT_SUBMISSION)
 
 
-def _rate_limited(user_id: int, now: datetime) -> bool:
+def _count_key(user_id: int, now: datetime) -> str:
     window = int(now.timestamp()) // SUBMIT_WINDOW_SECONDS
-    key = f"hunts:submits:{user_id}:{window}"
+    return f"hunts:submits:{user_id}:{window}"
+
+
+def _rate_limited(user_id: int, now: datetime) -> bool:
+    key = _count_key(user_id, now)
     counter = _submission_counter()
     if counter is not None:
         return counter(keys=[cache.make_and_validate_key(key)], args=[SUBMIT_WINDOW_SECONDS * 2]) > SUBMIT_LIMIT
@@ -214,9 +222,58 @@ def round_submit(*, round_id: int, user, word=None, path=None, now: datetime | N
     the word is accepted. Everything that can be judged from the round's fixed facts
     (its board, its pinned lexicon version, its seats) is judged before the database is
     asked; storing the word is then one short statement (``_store_find``), in which the
-    unique constraint on (round, word) decides who was first in Rampage.
+    unique constraint on (round, word) decides who was first in Rampage. Inside a
+    transaction (a bot's turn) the find is announced when it commits.
     """
-    now = now or timezone.now()
+    steps = _submission(round_id, user, word, path, now or timezone.now())
+    try:
+        need = next(steps)
+        while True:
+            need = steps.send(_SYNC_IO[need[0]](*need[1:]))
+    except StopIteration as done:
+        return done.value
+
+
+async def round_submit_async(*, round_id: int, user, word=None, path=None, now: datetime | None = None) -> SubmitResult:
+    """``round_submit`` for a websocket handler, with its Redis and PostgreSQL calls
+    sent from the event loop itself (``config.loop_clients``) rather than a worker thread.
+
+    The same decisions (``_submission``) with the same statement. The work runs as a
+    task of its own that the caller's cancellation (a socket closing) does not stop, so
+    a stored find is always announced. Without PostgreSQL and a Redis cache (the
+    embedded default) it is ``round_submit`` in a worker thread.
+    """
+    if not loop_clients.available():
+        return await database_sync_to_async(round_submit, thread_sensitive=False)(
+            round_id=round_id, user=user, word=word, path=path, now=now
+        )
+    task = asyncio.get_running_loop().create_task(
+        _drive_async(_submission(round_id, user, word, path, now or timezone.now()))
+    )
+    _submitting.add(task)
+    task.add_done_callback(_submitting.discard)
+    return await asyncio.shield(task)
+
+
+_submitting: set[asyncio.Task] = set()  # kept referenced until done
+
+
+async def _drive_async(steps) -> SubmitResult:
+    try:
+        need = next(steps)
+        while True:
+            need = steps.send(await _ASYNC_IO[need[0]](*need[1:]))
+    except StopIteration as done:
+        return done.value
+
+
+def _submission(round_id, user, word, path, now: datetime):
+    """The decisions of a submission, as a generator that yields what it needs to know
+    or do (``("facts", round_id)``, ``("store", …)``, …) and is sent the answer.
+
+    ``round_submit`` answers with Django's connection in the caller's thread and
+    ``round_submit_async`` from the event loop; the rules live only here.
+    """
     if user is None or not user.is_authenticated:
         return SubmitResult("refused", reason="Watchers cannot submit words.")
     if not isinstance(round_id, int):
@@ -231,12 +288,16 @@ def round_submit(*, round_id: int, user, word=None, path=None, now: datetime | N
             return SubmitResult("invalid", word=word[:MAX_WORD_LETTERS], reason="Only letters a–z, please.")
     else:
         return SubmitResult("refused", reason="Send a word or a path.")
-    if not user.is_bot and _rate_limited(user.pk, now):
+    if not user.is_bot and (yield ("rate_limited", user.pk, now)):
         return SubmitResult("refused", reason="Too many submissions; slow down.")
 
-    facts = round_facts(round_id)
-    if facts is None or facts.refusal(user.pk, now, word) is not None:
-        facts = round_facts(round_id, fresh=True)  # a kept copy never refuses on its own
+    facts = _facts_kept.get(round_id)  # this process's copy, read by an earlier submission
+    if (
+        facts is None
+        or facts.refusal(user.pk, now, word) is not None  # a kept copy never refuses on its own
+        or not is_lexicon_loaded(facts.lexicon_code, facts.lexicon_version)
+    ):
+        facts = yield ("facts", round_id)
     for _ in range(2):
         if facts is None:
             return SubmitResult("refused", reason="No such round.")
@@ -246,15 +307,16 @@ def round_submit(*, round_id: int, user, word=None, path=None, now: datetime | N
         judged = _judge(facts, word, path)
         if judged.outcome != "accepted":
             return judged
-        stored = _store_find(facts, user.pk, judged, now)
+        stored = yield ("store", facts, user.pk, judged, now)
         if stored.found_id is not None:
-            broadcasts.word_found(
-                facts, user, word=judged.word, points=judged.points, path=judged.path, bonuses=judged.bonuses
-            )
+            yield ("announce", facts, user, judged)
             return judged
         if stored.round_as_judged:
-            return _taken(facts, user.pk, judged.word, stored.first_finder)
-        facts = round_facts(round_id, fresh=True)  # the round changed: judge again on what it is now
+            first_finder = stored.first_finder
+            if first_finder is None and facts.game == Game.RAMPAGE:  # it committed after the statement began
+                first_finder = yield ("first_finder", facts.pk, judged.word)
+            return _taken(facts, user.pk, judged.word, first_finder)
+        facts = yield ("facts", round_id)  # the round changed: judge again on what it is now
     return SubmitResult("refused", reason="The round changed; please try again.")
 
 
@@ -368,53 +430,83 @@ class Stored(NamedTuple):
 def _store_find(facts: RoundFacts, user_id: int, find: SubmitResult, now: datetime) -> Stored:
     """Store ``find``, judged on ``facts``, if the round is still as judged and the word is free.
 
-    On PostgreSQL it is one statement, sent with the round's shared lock in one round
-    trip (a simple query's statements are one transaction), and it also answers why
-    nothing was stored. The lock comes before the statement's snapshot, so a round_end
-    holding it exclusively has either not begun totalling or has committed the round as
-    finished, which the statement then sees (see ``_round_lock``). A concurrent equal
-    word waits on the unique constraints (Rampage: one finder per word; Classic: a word
-    once per list) for the first to commit, then is not stored (ON CONFLICT DO NOTHING).
-    The ORM cannot say INSERT … SELECT, hence the SQL.
+    On PostgreSQL it is ``_store_statement``'s one round trip. SQLite serialises
+    writers; there one statement is one transaction.
     """
     connection = transaction.get_connection()
-    found, rounds, players = (model._meta.db_table for model in (FoundWord, HuntRound, RoundPlayer))
-    at = connection.ops.adapt_datetimefield_value(now)
-    # The verdict's facts are written once, with the round; its board stands for them (a
-    # round that reuses the id of one rolled back has another board).
-    as_judged = (
-        "SELECT r.id, (r.status = %s AND r.starts_at <= %s AND r.deadline > %s AND r.board = %s "
-        f"AND EXISTS (SELECT 1 FROM {players} p WHERE p.round_id = r.id AND p.user_id = %s)) AS ok "
-        f"FROM {rounds} r WHERE r.id = %s"
-    )
-    as_judged_params = [RoundStatus.PLAYING.value, at, at, facts.board_text, user_id, facts.pk]
-    insert = (
-        f"INSERT INTO {found} (round_id, user_id, word, path, points, bonuses, exclusive, crossed_off, found_at) "
-        "SELECT r.id, %s, %s, %s, %s, %s, %s, %s, %s FROM {r} WHERE r.ok ON CONFLICT DO NOTHING RETURNING id"
-    )
-    path = path_to_text(board_of(facts.board_text), find.path)
-    rampage = facts.game == Game.RAMPAGE
-    insert_params = [user_id, find.word, path, find.points, " ".join(find.bonuses), rampage, False, at]
-    first = f"(SELECT f.user_id FROM {found} f WHERE f.round_id = r.id AND f.word = %s ORDER BY f.id LIMIT 1)"
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
-            cursor.execute(
-                "SELECT pg_advisory_xact_lock_shared(%s::bigint); "
-                f"WITH r AS ({as_judged}), stored AS ({insert.format(r='r')}) "
-                f"SELECT (SELECT id FROM stored), r.ok, {first} FROM r",
-                [round_lock_key(facts.pk), *as_judged_params, *insert_params, find.word],
-            )
+            cursor.execute(*_store_statement(facts, user_id, find, now))
             cursor.nextset()
             row = cursor.fetchone()
             return Stored(*row) if row is not None else Stored(None, False, None)
-        # SQLite serialises writers; one statement is one transaction.
+        at = connection.ops.adapt_datetimefield_value(now)
+        as_judged, as_judged_params = _as_judged(facts, user_id, at)
+        insert, insert_params = _insert_find(facts, user_id, find, at)
         cursor.execute(insert.format(r=f"({as_judged}) r"), [*insert_params, *as_judged_params])
         row = cursor.fetchone()
         if row is not None:
             return Stored(row[0], True, None)
-        cursor.execute(f"SELECT r.ok, {first} FROM ({as_judged}) r", [find.word, *as_judged_params])
+        cursor.execute(f"SELECT r.ok, {_FIRST_FINDER} FROM ({as_judged}) r", [find.word, *as_judged_params])
         row = cursor.fetchone()
         return Stored(None, bool(row[0]), row[1]) if row is not None else Stored(None, False, None)
+
+
+_FIRST_FINDER = (
+    f"(SELECT f.user_id FROM {FoundWord._meta.db_table} f WHERE f.round_id = r.id AND f.word = %s "
+    "ORDER BY f.id LIMIT 1)"
+)
+
+
+def _as_judged(facts: RoundFacts, user_id: int, at) -> tuple[str, list]:
+    """The round's row with ``ok``: still as ``facts`` judged it at ``at``, ``user_id`` seated.
+
+    The verdict's facts are written once, with the round; its board stands for them (a
+    round that reuses the id of one rolled back has another board).
+    """
+    rounds, players = HuntRound._meta.db_table, RoundPlayer._meta.db_table
+    sql = (
+        "SELECT r.id, (r.status = %s AND r.starts_at <= %s AND r.deadline > %s AND r.board = %s "
+        f"AND EXISTS (SELECT 1 FROM {players} p WHERE p.round_id = r.id AND p.user_id = %s)) AS ok "
+        f"FROM {rounds} r WHERE r.id = %s"
+    )
+    return sql, [RoundStatus.PLAYING.value, at, at, facts.board_text, user_id, facts.pk]
+
+
+def _insert_find(facts: RoundFacts, user_id: int, find: SubmitResult, at) -> tuple[str, list]:
+    """The INSERT … SELECT of the find from a round row ``{r}`` with ``ok``."""
+    sql = (
+        f"INSERT INTO {FoundWord._meta.db_table} "
+        "(round_id, user_id, word, path, points, bonuses, exclusive, crossed_off, found_at) "
+        "SELECT r.id, %s, %s, %s, %s, %s, %s, %s, %s FROM {r} WHERE r.ok ON CONFLICT DO NOTHING RETURNING id"
+    )
+    path = path_to_text(board_of(facts.board_text), find.path)
+    rampage = facts.game == Game.RAMPAGE
+    return sql, [user_id, find.word, path, find.points, " ".join(find.bonuses), rampage, False, at]
+
+
+def _store_statement(facts: RoundFacts, user_id: int, find: SubmitResult, now: datetime) -> tuple[str, list]:
+    """PostgreSQL's store of a find: its SQL (a simple query) and parameters.
+
+    The round's shared lock, then one statement that stores the find if the round is
+    still as judged and also answers why nothing was stored, sent together in one round
+    trip (a simple query's statements are one transaction). The lock comes before the
+    statement's snapshot, so a round_end holding it exclusively has either not begun
+    totalling or has committed the round as finished, which the statement then sees
+    (see ``_round_lock``). A concurrent equal word waits on the unique constraints
+    (Rampage: one finder per word; Classic: a word once per list) for the first to
+    commit, then is not stored (ON CONFLICT DO NOTHING). The ORM cannot say
+    INSERT … SELECT, hence the SQL. The result's one row is (new id, round as judged,
+    first finder).
+    """
+    as_judged, as_judged_params = _as_judged(facts, user_id, now)
+    insert, insert_params = _insert_find(facts, user_id, find, now)
+    sql = (
+        "SELECT pg_advisory_xact_lock_shared(%s::bigint); "
+        f"WITH r AS ({as_judged}), stored AS ({insert.format(r='r')}) "
+        f"SELECT (SELECT id FROM stored), r.ok, {_FIRST_FINDER} FROM r"
+    )
+    return sql, [round_lock_key(facts.pk), *as_judged_params, *insert_params, find.word]
 
 
 # The hunts' namespace ("hunt") in the high half of a round's advisory lock key.
@@ -451,8 +543,6 @@ def _round_lock(round_id: int, *, shared: bool) -> None:
 def _taken(facts: RoundFacts, user_id: int, word: str, first_finder: int | None) -> SubmitResult:
     if facts.game == Game.CLASSIC:
         return SubmitResult("taken", word=word, reason=f"{word.upper()} is already on your list.")
-    if first_finder is None:  # it committed after the statement began
-        first_finder = FoundWord.objects.filter(round_id=facts.pk, word=word).values_list("user_id", flat=True).first()
     if first_finder == user_id:
         return SubmitResult("taken", word=word, reason=f"You already found {word.upper()}.")
     if first_finder in facts.player_names:
@@ -460,6 +550,84 @@ def _taken(facts: RoundFacts, user_id: int, word: str, first_finder: int | None)
             "taken", word=word, reason=f"{facts.player_names[first_finder]} found {word.upper()} first."
         )
     return SubmitResult("taken", word=word, reason=f"{word.upper()} is already taken.")
+
+
+# How each of ``_submission``'s needs is met, in a worker thread and on the event loop.
+
+
+def _fresh_facts(round_id: int) -> RoundFacts | None:
+    """The round's facts read again, with its word list loaded for ``_judge``."""
+    facts = round_facts(round_id, fresh=True)
+    if facts is not None:
+        get_lexicon(facts.lexicon_code, facts.lexicon_version)
+    return facts
+
+
+def _first_finder(round_id: int, word: str) -> int | None:
+    return FoundWord.objects.filter(round_id=round_id, word=word).values_list("user_id", flat=True).first()
+
+
+def _announce(facts: RoundFacts, user, find: SubmitResult) -> None:
+    broadcasts.word_found(facts, user, word=find.word, points=find.points, path=find.path, bonuses=find.bonuses)
+
+
+_SYNC_IO = {
+    "rate_limited": _rate_limited,
+    "facts": _fresh_facts,
+    "store": _store_find,
+    "first_finder": _first_finder,
+    "announce": _announce,
+}
+
+
+async def _rate_limited_async(user_id: int, now: datetime) -> bool:
+    count = await loop_clients.redis().eval(
+        _COUNT_SUBMISSION, 1, cache.make_and_validate_key(_count_key(user_id, now)), SUBMIT_WINDOW_SECONDS * 2
+    )
+    return count > SUBMIT_LIMIT
+
+
+async def _store_find_async(facts: RoundFacts, user_id: int, find: SubmitResult, now: datetime) -> Stored:
+    sql, params = _store_statement(facts, user_id, find, now)
+    async with loop_clients.postgres() as connection:
+        cursor = await connection.execute(sql, params)
+        cursor.nextset()
+        row = await cursor.fetchone()
+    return Stored(*row) if row is not None else Stored(None, False, None)
+
+
+async def _first_finder_async(round_id: int, word: str) -> int | None:
+    async with loop_clients.postgres() as connection:
+        cursor = await connection.execute(
+            f"SELECT user_id FROM {FoundWord._meta.db_table} WHERE round_id = %s AND word = %s ORDER BY id LIMIT 1",
+            [round_id, word],
+        )
+        row = await cursor.fetchone()
+    return row[0] if row is not None else None
+
+
+async def _announce_async(facts: RoundFacts, user, find: SubmitResult) -> None:
+    count = None
+    if facts.game == Game.CLASSIC:
+        async with loop_clients.postgres() as connection:
+            cursor = await connection.execute(
+                f"SELECT count(*) FROM {FoundWord._meta.db_table} WHERE round_id = %s AND user_id = %s",
+                [facts.pk, user.pk],
+            )
+            (count,) = await cursor.fetchone()
+    for group, message in broadcasts.word_found_messages(
+        facts, user, word=find.word, points=find.points, path=find.path, bonuses=find.bonuses, count=count
+    ):
+        await broadcast_async(group, message)
+
+
+_ASYNC_IO = {
+    "rate_limited": _rate_limited_async,
+    "facts": database_sync_to_async(_fresh_facts, thread_sensitive=False),
+    "store": _store_find_async,
+    "first_finder": _first_finder_async,
+    "announce": _announce_async,
+}
 
 
 # --------------------------------------------------------------------------- end

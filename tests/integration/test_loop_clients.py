@@ -1,0 +1,148 @@
+"""The event loop's own PostgreSQL and Redis clients, and the submit path that uses them.
+
+``round_submit_async`` makes the same decisions as ``round_submit`` (one generator of
+decisions, two ways of answering its questions); these tests hold the two to that, and
+check what the loop's connections promise: a bounded number per loop, a connection the
+server dropped replaced without the caller noticing, and a find announced even when the
+socket that sent it goes away mid-submission.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+from django.db import connection
+
+from config import loop_clients
+from games.hunts import services
+from games.hunts.broadcasts import table_group
+from games.hunts.models import FoundWord
+from games.hunts.services import rounds
+
+from .test_hunt_consumers import rampage_table, start_now
+from .test_hunt_queries import worker_connections_closed  # noqa: F401 - used by every test here
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+@pytest.fixture(autouse=True)
+async def loop_clients_closed():
+    assert loop_clients.available(), "these tests need server mode: PostgreSQL and a Redis cache"
+    yield
+    await loop_clients.close()
+
+
+async def backend_pid(conn) -> int:
+    cursor = await conn.execute("SELECT pg_backend_pid()")
+    return (await cursor.fetchone())[0]
+
+
+async def test_statements_queue_for_the_loops_connections_instead_of_opening_more(monkeypatch):
+    monkeypatch.setattr(loop_clients, "CONNECTIONS_PER_LOOP", 2)
+    pids: set[int] = set()
+    busy = {"now": 0, "most": 0}
+
+    async def statement():
+        async with loop_clients.postgres() as conn:
+            busy["now"] += 1
+            busy["most"] = max(busy["most"], busy["now"])
+            pids.add(await backend_pid(conn))
+            await conn.execute("SELECT pg_sleep(0.05)")
+            busy["now"] -= 1
+
+    await asyncio.gather(*(statement() for _ in range(8)))
+    assert busy["most"] == 2
+    assert len(pids) == 2
+
+
+async def test_a_connection_the_server_dropped_is_replaced_unnoticed():
+    async with loop_clients.postgres() as conn:
+        dropped = await backend_pid(conn)
+    await sync_to_async(_terminate)(dropped)
+    await asyncio.sleep(0.2)  # the server's goodbye reaches the idle connection's socket
+    async with loop_clients.postgres() as conn:
+        assert await backend_pid(conn) != dropped
+
+
+def _terminate(pid: int) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+
+
+async def test_a_block_that_fails_does_not_give_its_connection_back():
+    with pytest.raises(RuntimeError):
+        async with loop_clients.postgres() as conn:
+            failed = await backend_pid(conn)
+            raise RuntimeError("the caller's own failure")
+    async with loop_clients.postgres() as conn:
+        assert await backend_pid(conn) != failed
+
+
+async def test_the_event_loop_and_the_worker_thread_make_the_same_decisions(make_user):
+    """Every kind of answer, asked once of each path on twin rounds with the same board."""
+    table, ann, bob = await rampage_table(make_user)
+    twin, _, _ = await rampage_table(make_user, usernames=("cy", "di"))
+    submissions = [
+        ({"word": "rate"}, "accepted"),
+        ({"word": "rate"}, "taken"),  # ann again
+        ({"word": "rate", "as": "bob"}, "taken"),
+        ({"path": [[0, 0], [0, 1], [0, 2]]}, "accepted"),  # c-a-t
+        ({"word": "xq"}, "invalid"),
+        ({"word": "zzzz"}, "invalid"),
+        ({"word": "dog"}, "invalid"),  # a word, but not on the board
+        ({"path": [[0, 0], [3, 3]]}, "invalid"),
+        ({"word": "c4t"}, "invalid"),
+        ({"word": 12}, "refused"),
+        ({"word": "rate", "as": "watcher"}, "refused"),
+    ]
+    eve = await sync_to_async(make_user)("eve")
+    sync_round, async_round = await start_now(table), await start_now(twin)
+    twin_seats = dict(zip(("ann", "bob"), await sync_to_async(_seated)(twin), strict=True))
+    for submission, outcome in submissions:
+        who = submission.get("as", "ann")
+        fields = {key: value for key, value in submission.items() if key != "as"}
+        by_thread = await sync_to_async(services.round_submit)(
+            round_id=sync_round.pk, user={"ann": ann, "bob": bob, "watcher": eve}[who], **fields
+        )
+        on_loop = await services.round_submit_async(
+            round_id=async_round.pk, user={**twin_seats, "watcher": eve}[who], **fields
+        )
+        assert by_thread.outcome == outcome, (submission, by_thread)
+        assert replace(on_loop, reason=_names(on_loop.reason)) == replace(by_thread, reason=_names(by_thread.reason))
+    stored = await sync_to_async(_stored_words)(sync_round.pk, async_round.pk)
+    assert stored[0] == stored[1] == ["cat", "rate"]
+
+
+def _seated(table):
+    return [seat.user for seat in table.seats.select_related("user").order_by("position")]
+
+
+def _names(reason: str) -> str:
+    # The twin table's players have other names; the reasons are otherwise the same.
+    return reason.replace("Cy", "Ann").replace("Di", "Bob").replace("cy", "ann").replace("di", "bob")
+
+
+def _stored_words(*round_ids: int) -> list[list[str]]:
+    return [
+        sorted(FoundWord.objects.filter(round_id=round_id).values_list("word", flat=True)) for round_id in round_ids
+    ]
+
+
+async def test_a_find_is_stored_and_announced_even_if_its_socket_goes_away(make_user):
+    table, ann, _ = await rampage_table(make_user)
+    game_round = await start_now(table)
+    layer = get_channel_layer()
+    listener = await layer.new_channel()
+    await layer.group_add(table_group(table.pk), listener)
+    submitting = asyncio.ensure_future(services.round_submit_async(round_id=game_round.pk, user=ann, word="rate"))
+    await asyncio.sleep(0)  # the submission has begun
+    submitting.cancel()  # as a consumer is when its socket closes
+    heard = await asyncio.wait_for(layer.receive(listener), 5)
+    assert heard["type"] == "round.found" and heard["word"] == "rate"
+    assert await sync_to_async(_stored_words)(game_round.pk) == [["rate"]]
+    await layer.group_discard(table_group(table.pk), listener)
+    assert rounds._submitting == set()
