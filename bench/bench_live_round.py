@@ -1,13 +1,18 @@
 """Live round load test: many websocket players on one daphne process (DESIGN.md budget).
 
 Run with ``python -m bench.bench_live_round [--players 200] [--seconds 60] [--interval 2]
-[--processes 1] [--profile FILE]``. Needs PostgreSQL and Redis (server mode). It uses its
+[--processes 1] [--profile FILE] [--apart] [--floor] [--server daphne|uvicorn]``. Needs PostgreSQL and Redis (server mode). It uses its
 own database, $BENCH_DATABASE_URL (default ``postgres://postgres@127.0.0.1:5432/wg_bench_live``,
 created and migrated if missing), and $BENCH_REDIS_URL (default $REDIS_URL, else
 ``redis://127.0.0.1:6379/14``), whose keys it leaves behind (``bench/django_env.py``).
 With ``--processes N`` the players are spread over N daphne processes, each table's
 players over different processes, as behind a load balancer. ``--profile FILE`` records
-the first daphne with py-spy (if installed) while players submit.
+the first daphne with py-spy (if installed) while players submit. ``--floor`` serves the
+same messages with no game behind them (``bench/floor_asgi.py``): the server stack's own
+cost, below which the submit path cannot go. ``--apart`` has the players of a table share
+its words out instead of racing for them, so nearly every submission is accepted and the
+CPU per accepted submission is its own. ``--server uvicorn`` runs the same application on
+uvicorn with uvloop (not a dependency of the site; install it to compare).
 
 Players sit four to a Rampage table; every round is running. Each player opens a table
 socket to one daphne process and submits a word of its board every ``interval`` seconds
@@ -108,9 +113,11 @@ def _setup(players: int, seconds: float) -> list[dict]:
         game_round = services.round_start(table_id=table.pk, by=group[0])
         board = hunt.Board.from_text(game_round.board)
         words = sorted(hunt.solve(board, get_lexicon(game_round.lexicon_code), game_round.min_length))
-        for user in group:
+        for seat, user in enumerate(group):
             clients.append(
                 {
+                    "seat": seat,
+                    "seats": len(group),
                     "user_id": user.pk,
                     "session": sessions[user.pk],
                     "table_id": table.pk,
@@ -145,13 +152,23 @@ def _arrival_seconds(players: int) -> float:
 
 
 async def _player(
-    client: dict, url: str, origin: str, stats: Stats, go_at: float, stop_at: float, interval: float, arrival: float
+    client: dict,
+    url: str,
+    origin: str,
+    stats: Stats,
+    go_at: float,
+    stop_at: float,
+    interval: float,
+    arrival: float,
+    apart: bool = False,
 ) -> None:
     import websockets
 
     headers = {"Cookie": f"sessionid={client['session']}", "Origin": origin}
     rng = random.Random(client["user_id"])
     words = list(client["words"])
+    if apart:  # each player of the table its own share of the board's words
+        words = words[client["seat"] :: client["seats"]]
     rng.shuffle(words)
     await asyncio.sleep(rng.uniform(0, arrival))
     for attempt in range(3):
@@ -200,7 +217,9 @@ async def _player(
         reading.cancel()
 
 
-async def _run(clients: list[dict], ports: list[int], seconds: float, interval: float, pids: list[int]) -> Stats:
+async def _run(
+    clients: list[dict], ports: list[int], seconds: float, interval: float, pids: list[int], apart: bool = False
+) -> Stats:
     """Every player on its own socket; player ``n`` of the list on process ``n mod len(ports)``."""
     stats = Stats()
     start = time.perf_counter()
@@ -226,7 +245,17 @@ async def _run(clients: list[dict], ports: list[int], seconds: float, interval: 
     await asyncio.gather(
         server_cpu_while_submitting(),
         *(
-            _player(c, url(n, c), f"http://127.0.0.1:{ports[n % len(ports)]}", stats, go_at, stop_at, interval, arrival)
+            _player(
+                c,
+                url(n, c),
+                f"http://127.0.0.1:{ports[n % len(ports)]}",
+                stats,
+                go_at,
+                stop_at,
+                interval,
+                arrival,
+                apart,
+            )
             for n, c in enumerate(clients)
         ),
     )
@@ -380,15 +409,16 @@ def _check_database(stats: Stats, clients: list[dict]) -> bool:
     return not problems
 
 
-def _start_daphnes(count: int, env: dict[str, str], cores: set[int]) -> tuple[list[subprocess.Popen], list[int], Path]:
+def _start_daphnes(
+    count: int, env: dict[str, str], cores: set[int], app: str, server: str = "daphne"
+) -> tuple[list[subprocess.Popen], list[int], Path]:
     log_path = ROOT / "var" / "bench-live-round-daphne.log"
     log_path.parent.mkdir(exist_ok=True)
     log = open(log_path, "w")
-    command = [str(Path(sys.executable).parent / "daphne")]
     ports = [_free_port() for _ in range(count)]
     daphnes = [
         subprocess.Popen(
-            command + ["-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+            _server_command(server, port, app),
             cwd=ROOT,
             env=env,
             stdout=log,
@@ -410,6 +440,21 @@ def _start_daphnes(count: int, env: dict[str, str], cores: set[int]) -> tuple[li
     return daphnes, ports, log_path
 
 
+def _server_command(server: str, port: int, app: str) -> list[str]:
+    binary = str(Path(sys.executable).parent / server)
+    if server == "daphne":
+        return [binary, "-b", "127.0.0.1", "-p", str(port), app]
+    # A peer for comparison only: the site is served by daphne. No compression, as daphne.
+    return [binary, "--host", "127.0.0.1", "--port", str(port), "--loop", "uvloop", "--ws", "websockets"] + [
+        "--ws-per-message-deflate",
+        "false",
+        "--no-access-log",
+        "--log-level",
+        "warning",
+        app,
+    ]
+
+
 def _profile(pid: int, seconds: float, path: str) -> subprocess.Popen | None:
     """py-spy (``pip install py-spy``) sampling ``pid`` where it holds the GIL, in collapsed stacks."""
     py_spy = shutil.which("py-spy")
@@ -427,17 +472,38 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--interval", type=float, default=2.0)
     parser.add_argument("--processes", type=int, default=1, help="daphne processes; a table's players are spread")
     parser.add_argument("--profile", metavar="FILE", help="py-spy the (first) daphne while players submit")
+    parser.add_argument(
+        "--apart",
+        action="store_true",
+        help="the players of a table share the board's words out instead of racing for them: "
+        "nearly every submission is accepted, so CPU per accepted submission is its own cost",
+    )
+    parser.add_argument(
+        "--server",
+        choices=("daphne", "uvicorn"),
+        default="daphne",
+        help="the ASGI server: daphne (the site's) or, to compare, uvicorn with uvloop (pip install 'uvicorn[standard]')",
+    )
+    parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="serve the same messages with no game behind them (bench/floor_asgi.py): the server stack's own cost",
+    )
     args = parser.parse_args(argv)
 
     env = prepared_env("wg_bench_live")
     clients = _setup(args.players, args.seconds)
     server_core, load_cores = _cores()
-    daphnes, ports, log_path = _start_daphnes(args.processes, env, server_core)
+    app = "bench.floor_asgi:application" if args.floor else "config.asgi:application"
+    if args.server != "daphne" and shutil.which(args.server, path=str(Path(sys.executable).parent)) is None:
+        print(f"--server {args.server} needs it installed: pip install 'uvicorn[standard]'")
+        return 2
+    daphnes, ports, log_path = _start_daphnes(args.processes, env, server_core, app, args.server)
     pids = [daphne.pid for daphne in daphnes]
     if load_cores:
         os.sched_setaffinity(0, load_cores)  # this process is the load generator
     print(
-        f"{len(daphnes)} daphne process(es) on cores {sorted(server_core) or 'any'}, load generator (this process) "
+        f"{len(daphnes)} {args.server} process(es) on cores {sorted(server_core) or 'any'}, load generator (this process) "
         f"on {sorted(load_cores) or 'any'}"
     )
     profiling: list[subprocess.Popen] = []
@@ -450,12 +516,12 @@ def main(argv: list[str]) -> int:
             ).start()
         cpu_before, load_before = [_cpu_seconds(pid) for pid in pids], _cpu_seconds(os.getpid())
         started = time.perf_counter()
-        stats = asyncio.run(_run(clients, ports, args.seconds, args.interval, pids))
+        stats = asyncio.run(_run(clients, ports, args.seconds, args.interval, pids, args.apart))
         elapsed = time.perf_counter() - started
         server_cpu = [_cpu_seconds(pid) - cpu for pid, cpu in zip(pids, cpu_before, strict=True)]
         load_cpu = _cpu_seconds(os.getpid()) - load_before
         print(
-            "daphne CPU during the run: "
+            f"{args.server} CPU during the run: "
             + ", ".join(f"{cpu / elapsed * 100:.0f} % of a core ({cpu:.1f} s)" for cpu in server_cpu)
             + f"; load generator {load_cpu:.1f} s; machine load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
         )
@@ -478,7 +544,7 @@ def main(argv: list[str]) -> int:
         window = sum(stats.window_cpu) * 1000
         per_accepted = window / accepted if accepted else float("nan")
         print(
-            f"server CPU while submitting (daphne's own counters, {sum(stats.window_cpu):.1f} s"
+            f"server CPU while submitting ({args.server}'s own counters, {sum(stats.window_cpu):.1f} s"
             + (f": {' + '.join(f'{cpu:.1f}' for cpu in stats.window_cpu)} s" if len(pids) > 1 else "")
             + f"): {window / submitted:.2f} ms per submission, {per_accepted:.2f} ms per accepted submission "
             f"with its fan-out [budget < {BUDGET_CPU_PER_ACCEPTED_MS} ms; every submission's work counted "
@@ -490,8 +556,11 @@ def main(argv: list[str]) -> int:
             f"  per submission by thread: event loop {split['loop']:.2f} ms, use-case worker threads "
             f"{split['workers']:.2f} ms; user {split['user']:.2f} ms, system {split['system']:.2f} ms"
         )
-    equal = _check_database(stats, clients)
     lost = len(set(stats.sent) - set(stats.replied))
+    if args.floor:
+        print("floor run: no game behind the messages, nothing stored to check")
+        return 1 if lost else 0
+    equal = _check_database(stats, clients)
     return 1 if lost or not equal else 0
 
 

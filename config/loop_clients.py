@@ -47,6 +47,7 @@ class _Pool:
         self.idle: list[psycopg.AsyncConnection] = []
         self.open = 0
         self.waiting: collections.deque[asyncio.Future] = collections.deque()
+        self.closed = False  # by ``close``: connections still in use are closed when given back
 
     async def take(self, alias: str) -> psycopg.AsyncConnection:
         while True:
@@ -75,7 +76,7 @@ class _Pool:
                 raise
 
     async def give_back(self, connection: psycopg.AsyncConnection, *, usable: bool) -> None:
-        if usable and _still_open(connection):
+        if usable and not self.closed and _still_open(connection):
             self.idle.append(connection)
         else:
             await self._drop(connection)
@@ -93,7 +94,7 @@ class _Pool:
                 return
 
 
-_pools: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Pool] = weakref.WeakKeyDictionary()
+_pools: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, _Pool]] = weakref.WeakKeyDictionary()
 _redis: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, aioredis.Redis] = weakref.WeakKeyDictionary()
 
 
@@ -106,8 +107,9 @@ def available(alias: str = "default") -> bool:
 
 
 def _connection_params(alias: str) -> dict:
-    # Django's own parameters (its adapters and time zone included), so both clients
-    # read and write values alike; client-side binding lets one call send several
+    # Django's own parameters and adapters, so both clients write values alike (the
+    # statements here take and return time-zone-aware values and ids only, so the
+    # session time zone Django would set does not matter); client-side binding lets one call send several
     # statements in one round trip, as the sync path's cursor does.
     params = connections[alias].get_connection_params()
     params["cursor_factory"] = psycopg.AsyncClientCursor
@@ -122,10 +124,11 @@ def _still_open(connection: psycopg.AsyncConnection) -> bool:
     if connection.closed or connection.info.transaction_status != TransactionStatus.IDLE:
         return False
     try:
-        readable, _, _ = select.select([connection.pgconn.socket], [], [], 0)
+        poll = select.poll()  # not select.select, which refuses descriptors above 1023
+        poll.register(connection.pgconn.socket, select.POLLIN)
+        return not poll.poll(0)
     except (OSError, ValueError, psycopg.OperationalError):
         return False
-    return not readable
 
 
 @asynccontextmanager
@@ -135,9 +138,7 @@ async def postgres(alias: str = "default") -> AsyncIterator[psycopg.AsyncConnect
     On any exception (a cancelled call included) the connection is closed rather than
     kept: what it was doing is unknown.
     """
-    pool = _pools.get(asyncio.get_running_loop())
-    if pool is None:
-        pool = _pools[asyncio.get_running_loop()] = _Pool()
+    pool = _pools.setdefault(asyncio.get_running_loop(), {}).setdefault(alias, _Pool())
     connection = await pool.take(alias)
     try:
         yield connection
@@ -168,9 +169,10 @@ def redis() -> aioredis.Redis:
 async def close(loop: asyncio.AbstractEventLoop | None = None) -> None:
     """Close the clients of ``loop`` (the running one by default)."""
     loop = loop or asyncio.get_running_loop()
-    pool = _pools.pop(loop, None)
-    for connection in pool.idle if pool is not None else ():
-        await _close_quietly(connection)
+    for pool in _pools.pop(loop, {}).values():
+        pool.closed = True
+        while pool.idle:
+            await pool._drop(pool.idle.pop())
     client = _redis.pop(loop, None)
     if client is not None:
         await client.aclose()

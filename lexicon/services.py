@@ -133,9 +133,9 @@ def get_lexicon(code: str, version: int | None = None) -> core.Lexicon:
     return lexicon
 
 
-def is_lexicon_loaded(code: str, version: int) -> bool:
-    """True if this process holds ``code`` at ``version``: ``get_lexicon`` then asks nothing of the database."""
-    return (code, version) in _loaded
+def loaded_lexicon(code: str, version: int) -> core.Lexicon | None:
+    """``code`` at ``version`` if this process holds it already, else None; never asks the database."""
+    return _loaded.get((code, version))
 
 
 def forget_loaded(code: str | None = None, version: int | None = None) -> None:

@@ -266,6 +266,9 @@ async def test_classic_players_see_only_counts_of_others(ws_connect, make_user):
     count = await receive_until(ws_bob, "round.count")
     assert (count["user_id"], count["count"]) == (ann.pk, 1)
     assert await no_message(ws_bob, "round.mine")
+    await ws_ann.send_json_to({"type": "submit", "round_id": game_round.pk, "word": "rate"})
+    count = await receive_until(ws_bob, "round.count")
+    assert (count["user_id"], count["count"]) == (ann.pk, 2)
 
 
 async def test_start_over_the_socket_and_lobby_updates(ws_connect, make_user):

@@ -11,19 +11,22 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
+from datetime import timedelta
 
 import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.db import connection
+from django.utils import timezone
 
 from config import loop_clients
+from games.engine import hunt
 from games.hunts import services
 from games.hunts.broadcasts import table_group
 from games.hunts.models import FoundWord
 from games.hunts.services import rounds
 
-from .test_hunt_consumers import rampage_table, start_now
+from .test_hunt_consumers import BOARD, rampage_table, start_now
 from .test_hunt_queries import worker_connections_closed  # noqa: F401 - used by every test here
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -82,14 +85,20 @@ async def test_a_block_that_fails_does_not_give_its_connection_back():
         assert await backend_pid(conn) != failed
 
 
-async def test_the_event_loop_and_the_worker_thread_make_the_same_decisions(make_user):
-    """Every kind of answer, asked once of each path on twin rounds with the same board."""
-    table, ann, bob = await rampage_table(make_user)
-    twin, _, _ = await rampage_table(make_user, usernames=("cy", "di"))
+@pytest.mark.parametrize("game", ["rampage", "classic"])
+async def test_the_event_loop_and_the_worker_thread_make_the_same_decisions(make_user, game):
+    """Every kind of answer, asked once of each path on twin rounds with the same board.
+
+    Ann makes 7 counted submissions, under the limit of 8 per window: a case added for
+    her must stay under it (or go to Bob).
+    """
+    table, ann, bob = await _table(make_user, game, ("ann", "bob"))
+    twin, _, _ = await _table(make_user, game, ("cy", "di"))
+    rampage = game == "rampage"
     submissions = [
         ({"word": "rate"}, "accepted"),
         ({"word": "rate"}, "taken"),  # ann again
-        ({"word": "rate", "as": "bob"}, "taken"),
+        ({"word": "rate", "as": "bob"}, "taken" if rampage else "accepted"),
         ({"path": [[0, 0], [0, 1], [0, 2]]}, "accepted"),  # c-a-t
         ({"word": "xq"}, "invalid"),
         ({"word": "zzzz"}, "invalid"),
@@ -98,23 +107,34 @@ async def test_the_event_loop_and_the_worker_thread_make_the_same_decisions(make
         ({"word": "c4t"}, "invalid"),
         ({"word": 12}, "refused"),
         ({"word": "rate", "as": "watcher"}, "refused"),
+        ({"word": "tear", "as": "bob", "late": True}, "late"),
     ]
     eve = await sync_to_async(make_user)("eve")
-    sync_round, async_round = await start_now(table), await start_now(twin)
+    board = BOARD if rampage else hunt.Board(BOARD.faces)
+    sync_round, async_round = await start_now(table, board), await start_now(twin, board)
     twin_seats = dict(zip(("ann", "bob"), await sync_to_async(_seated)(twin), strict=True))
     for submission, outcome in submissions:
         who = submission.get("as", "ann")
-        fields = {key: value for key, value in submission.items() if key != "as"}
+        fields = {key: value for key, value in submission.items() if key not in ("as", "late")}
+        now = timezone.now() + timedelta(minutes=5) if submission.get("late") else None
         by_thread = await sync_to_async(services.round_submit)(
-            round_id=sync_round.pk, user={"ann": ann, "bob": bob, "watcher": eve}[who], **fields
+            round_id=sync_round.pk, user={"ann": ann, "bob": bob, "watcher": eve}[who], now=now, **fields
         )
         on_loop = await services.round_submit_async(
-            round_id=async_round.pk, user={**twin_seats, "watcher": eve}[who], **fields
+            round_id=async_round.pk, user={**twin_seats, "watcher": eve}[who], now=now, **fields
         )
         assert by_thread.outcome == outcome, (submission, by_thread)
         assert replace(on_loop, reason=_names(on_loop.reason)) == replace(by_thread, reason=_names(by_thread.reason))
     stored = await sync_to_async(_stored_words)(sync_round.pk, async_round.pk)
-    assert stored[0] == stored[1] == ["cat", "rate"]
+    assert stored[0] == stored[1] == (["cat", "rate"] if rampage else ["cat", "rate", "rate"])
+
+
+@sync_to_async
+def _table(make_user, game, usernames):
+    host, guest = (make_user(name) for name in usernames)
+    table = services.table_create(host=host, seat_count=3, game=game, size=4)
+    services.table_join(table_id=table.pk, user=guest)
+    return table, host, guest
 
 
 def _seated(table):

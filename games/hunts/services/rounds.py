@@ -38,7 +38,7 @@ from games.hunts.models import (
     TableStatus,
 )
 from games.ratings import services as ratings
-from lexicon.services import current_version, get_lexicon, is_lexicon_loaded
+from lexicon.services import current_version, get_lexicon, loaded_lexicon
 
 from .errors import Refused
 
@@ -269,7 +269,9 @@ async def _drive_async(steps) -> SubmitResult:
 
 def _submission(round_id, user, word, path, now: datetime):
     """The decisions of a submission, as a generator that yields what it needs to know
-    or do (``("facts", round_id)``, ``("store", …)``, …) and is sent the answer.
+    or do and is sent the answer: ``rate_limited``, ``facts`` (the round read afresh),
+    ``lexicon`` (the round's word list, when this process has not loaded it yet),
+    ``store``, ``first_finder`` and ``announce``; ``_SYNC_IO`` and ``_ASYNC_IO`` answer them.
 
     ``round_submit`` answers with Django's connection in the caller's thread and
     ``round_submit_async`` from the event loop; the rules live only here.
@@ -292,24 +294,23 @@ def _submission(round_id, user, word, path, now: datetime):
         return SubmitResult("refused", reason="Too many submissions; slow down.")
 
     facts = _facts_kept.get(round_id)  # this process's copy, read by an earlier submission
-    if (
-        facts is None
-        or facts.refusal(user.pk, now, word) is not None  # a kept copy never refuses on its own
-        or not is_lexicon_loaded(facts.lexicon_code, facts.lexicon_version)
-    ):
-        facts = yield ("facts", round_id)
+    if facts is None or facts.refusal(user.pk, now, word) is not None:
+        facts = yield ("facts", round_id)  # a kept copy never refuses on its own
     for _ in range(2):
         if facts is None:
             return SubmitResult("refused", reason="No such round.")
         refusal = facts.refusal(user.pk, now, word)
         if refusal is not None:
             return refusal
-        judged = _judge(facts, word, path)
+        lexicon = loaded_lexicon(facts.lexicon_code, facts.lexicon_version)
+        if lexicon is None:  # loaded once per process and version, with a read of its changes
+            lexicon = yield ("lexicon", facts.lexicon_code, facts.lexicon_version)
+        judged = _judge(facts, word, path, lexicon)
         if judged.outcome != "accepted":
             return judged
         stored = yield ("store", facts, user.pk, judged, now)
         if stored.found_id is not None:
-            yield ("announce", facts, user, judged)
+            yield ("announce", facts, user, judged, stored.finder_count)
             return judged
         if stored.round_as_judged:
             first_finder = stored.first_finder
@@ -399,7 +400,7 @@ def forget_round(round_id: int) -> None:
         _facts_kept.pop(round_id, None)
 
 
-def _judge(facts: RoundFacts, word: str | None, path: hunt.Path | None) -> SubmitResult:
+def _judge(facts: RoundFacts, word: str | None, path: hunt.Path | None, lexicon) -> SubmitResult:
     """The engine's verdict on a word or path on the round's board, with its points if good."""
     board = board_of(facts.board_text)
     if path is not None:
@@ -409,7 +410,7 @@ def _judge(facts: RoundFacts, word: str | None, path: hunt.Path | None) -> Submi
         word = hunt.spell(board, path)
     if len(word) < facts.min_length:
         return SubmitResult("invalid", word=word, reason=f"Too short: at least {facts.min_length} letters.")
-    if word not in get_lexicon(facts.lexicon_code, facts.lexicon_version):
+    if word not in lexicon:
         return SubmitResult("invalid", word=word, reason=f"{word.upper()} is not in the word list.")
     if path is None:
         path = hunt.find_path(board, word)
@@ -425,6 +426,7 @@ class Stored(NamedTuple):
     found_id: int | None
     round_as_judged: bool  # playing at that instant, the player seated, the same board
     first_finder: int | None  # who holds the word already, if the statement could see it
+    finder_count: int | None = None  # Classic: the finder's words with this one (PostgreSQL)
 
 
 def _store_find(facts: RoundFacts, user_id: int, find: SubmitResult, now: datetime) -> Stored:
@@ -497,16 +499,25 @@ def _store_statement(facts: RoundFacts, user_id: int, find: SubmitResult, now: d
     (Rampage: one finder per word; Classic: a word once per list) for the first to
     commit, then is not stored (ON CONFLICT DO NOTHING). The ORM cannot say
     INSERT … SELECT, hence the SQL. The result's one row is (new id, round as judged,
-    first finder).
+    first finder) and, in Classic, the finder's count of words with this one (the
+    statement's snapshot does not see its own insert, hence the one added), which the
+    table is told instead of the word.
     """
     as_judged, as_judged_params = _as_judged(facts, user_id, now)
     insert, insert_params = _insert_find(facts, user_id, find, now)
+    count, count_params = "", []
+    if facts.game == Game.CLASSIC:
+        count = (
+            f", (SELECT count(*) FROM {FoundWord._meta.db_table} f WHERE f.round_id = r.id AND f.user_id = %s)"
+            " + (SELECT count(*) FROM stored)"
+        )
+        count_params = [user_id]
     sql = (
         "SELECT pg_advisory_xact_lock_shared(%s::bigint); "
         f"WITH r AS ({as_judged}), stored AS ({insert.format(r='r')}) "
-        f"SELECT (SELECT id FROM stored), r.ok, {_FIRST_FINDER} FROM r"
+        f"SELECT (SELECT id FROM stored), r.ok, {_FIRST_FINDER}{count} FROM r"
     )
-    return sql, [round_lock_key(facts.pk), *as_judged_params, *insert_params, find.word]
+    return sql, [round_lock_key(facts.pk), *as_judged_params, *insert_params, find.word, *count_params]
 
 
 # The hunts' namespace ("hunt") in the high half of a round's advisory lock key.
@@ -556,18 +567,15 @@ def _taken(facts: RoundFacts, user_id: int, word: str, first_finder: int | None)
 
 
 def _fresh_facts(round_id: int) -> RoundFacts | None:
-    """The round's facts read again, with its word list loaded for ``_judge``."""
-    facts = round_facts(round_id, fresh=True)
-    if facts is not None:
-        get_lexicon(facts.lexicon_code, facts.lexicon_version)
-    return facts
+    return round_facts(round_id, fresh=True)
 
 
 def _first_finder(round_id: int, word: str) -> int | None:
     return FoundWord.objects.filter(round_id=round_id, word=word).values_list("user_id", flat=True).first()
 
 
-def _announce(facts: RoundFacts, user, find: SubmitResult) -> None:
+def _announce(facts: RoundFacts, user, find: SubmitResult, finder_count: int | None) -> None:
+    # A bot's find is announced when its transaction commits, counted inside it.
     broadcasts.word_found(facts, user, word=find.word, points=find.points, path=find.path, bonuses=find.bonuses)
 
 
@@ -576,6 +584,7 @@ _SYNC_IO = {
     "facts": _fresh_facts,
     "store": _store_find,
     "first_finder": _first_finder,
+    "lexicon": get_lexicon,
     "announce": _announce,
 }
 
@@ -606,17 +615,9 @@ async def _first_finder_async(round_id: int, word: str) -> int | None:
     return row[0] if row is not None else None
 
 
-async def _announce_async(facts: RoundFacts, user, find: SubmitResult) -> None:
-    count = None
-    if facts.game == Game.CLASSIC:
-        async with loop_clients.postgres() as connection:
-            cursor = await connection.execute(
-                f"SELECT count(*) FROM {FoundWord._meta.db_table} WHERE round_id = %s AND user_id = %s",
-                [facts.pk, user.pk],
-            )
-            (count,) = await cursor.fetchone()
+async def _announce_async(facts: RoundFacts, user, find: SubmitResult, finder_count: int | None) -> None:
     for group, message in broadcasts.word_found_messages(
-        facts, user, word=find.word, points=find.points, path=find.path, bonuses=find.bonuses, count=count
+        facts, user, word=find.word, points=find.points, path=find.path, bonuses=find.bonuses, count=finder_count
     ):
         await broadcast_async(group, message)
 
@@ -626,6 +627,7 @@ _ASYNC_IO = {
     "facts": database_sync_to_async(_fresh_facts, thread_sensitive=False),
     "store": _store_find_async,
     "first_finder": _first_finder_async,
+    "lexicon": database_sync_to_async(get_lexicon, thread_sensitive=False),
     "announce": _announce_async,
 }
 
