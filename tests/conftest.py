@@ -339,3 +339,33 @@ def pytest_collection_modifyitems(items):
     loop; the live site they share also runs from the first browser test to the end.
     """
     items.sort(key=lambda item: item.path.parent.name == "e2e")
+
+
+def _is_deadlock(error: BaseException | None) -> bool:
+    while error is not None:
+        if getattr(error, "sqlstate", None) == "40P01":
+            return True
+        error = error.__cause__
+    return False
+
+
+def pytest_configure(config):
+    """A transactional test's database is emptied with TRUNCATE, which takes every table's
+    exclusive lock in turn. The live site's processes keep working meanwhile (a sweep that
+    reads two tables in one transaction), and PostgreSQL may end the deadlock between the
+    two by cancelling the TRUNCATE; the emptying is then run again, as it is safe to."""
+    from django.core.management.base import CommandError
+    from django.core.management.commands import flush
+
+    emptying = flush.Command.handle
+
+    def handle(self, **options):
+        for attempt in range(3):
+            try:
+                return emptying(self, **options)
+            except CommandError as error:
+                if attempt == 2 or not _is_deadlock(error):
+                    raise
+                time.sleep(0.2 * (attempt + 1))
+
+    flush.Command.handle = handle
