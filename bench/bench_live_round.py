@@ -1,9 +1,10 @@
 """Live round load test: many websocket players on one daphne process (DESIGN.md budget).
 
 Run with ``python -m bench.bench_live_round [--players 200] [--seconds 60] [--interval 2]
-[--processes 1] [--profile FILE] [--apart] [--floor] [--server daphne|uvicorn]``. Needs PostgreSQL and Redis (server mode). It uses its
-own database, $BENCH_DATABASE_URL (default ``postgres://postgres@127.0.0.1:5432/wg_bench_live``,
-created and migrated if missing), and $BENCH_REDIS_URL (default $REDIS_URL, else
+[--processes 1] [--profile FILE] [--apart] [--floor] [--server daphne|uvicorn]``. Needs
+PostgreSQL and Redis (server mode). It uses its own database, $BENCH_DATABASE_URL
+(default ``postgres://postgres@127.0.0.1:5432/wg_bench_live``, created and migrated if
+missing), and $BENCH_REDIS_URL (default $REDIS_URL, else
 ``redis://127.0.0.1:6379/14``), whose keys it leaves behind (``bench/django_env.py``).
 With ``--processes N`` the players are spread over N daphne processes, each table's
 players over different processes, as behind a load balancer. ``--profile FILE`` records
@@ -274,23 +275,27 @@ def _cores() -> tuple[set[int], set[int]]:
     return {cores[-1]}, set(cores[:-1])
 
 
+def _stat_cpu(stat: Path) -> tuple[float, float]:
+    """(user, system) CPU seconds of a /proc ``stat`` file: a process's or one thread's."""
+    fields = stat.read_text().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / ticks, int(fields[12]) / ticks
+
+
 def _cpu_seconds(pid: int) -> float:
-    """User and system CPU time of every thread of ``pid`` so far (/proc/<pid>/stat)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """User and system CPU time of every thread of ``pid`` so far, ended ones included."""
+    return sum(_stat_cpu(Path(f"/proc/{pid}/stat")))
 
 
 def _thread_cpu_seconds(pid: int) -> dict[str, float]:
     """CPU time so far of ``pid``'s event-loop thread (its main thread), of its other
     threads (the worker threads running use cases), and the user/system split."""
-    ticks = os.sysconf("SC_CLK_TCK")
     split = {"loop": 0.0, "workers": 0.0, "user": 0.0, "system": 0.0}
     for task in Path(f"/proc/{pid}/task").iterdir():
         try:
-            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+            user, system = _stat_cpu(task / "stat")
         except OSError:  # the thread ended
             continue
-        user, system = int(fields[11]) / ticks, int(fields[12]) / ticks
         split["loop" if task.name == str(pid) else "workers"] += user + system
         split["user"] += user
         split["system"] += system

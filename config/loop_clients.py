@@ -76,7 +76,8 @@ class _Pool:
                 raise
 
     async def give_back(self, connection: psycopg.AsyncConnection, *, usable: bool) -> None:
-        if usable and not self.closed and _still_open(connection):
+        # Whether the server dropped it meanwhile is asked when it is next taken.
+        if usable and not self.closed and not connection.closed:
             self.idle.append(connection)
         else:
             await self._drop(connection)
@@ -107,10 +108,10 @@ def available(alias: str = "default") -> bool:
 
 
 def _connection_params(alias: str) -> dict:
-    # Django's own parameters and adapters, so both clients write values alike (the
-    # statements here take and return time-zone-aware values and ids only, so the
-    # session time zone Django would set does not matter); client-side binding lets one call send several
-    # statements in one round trip, as the sync path's cursor does.
+    # Django's own parameters and adapters, so both clients write values alike. The
+    # statements here take and return time-zone-aware values and ids only, so the session
+    # time zone Django would set does not matter. Client-side binding lets one call send
+    # several statements in one round trip, as the sync path's cursor does.
     params = connections[alias].get_connection_params()
     params["cursor_factory"] = psycopg.AsyncClientCursor
     params["autocommit"] = True
@@ -138,7 +139,8 @@ async def postgres(alias: str = "default") -> AsyncIterator[psycopg.AsyncConnect
     On any exception (a cancelled call included) the connection is closed rather than
     kept: what it was doing is unknown.
     """
-    pool = _pools.setdefault(asyncio.get_running_loop(), {}).setdefault(alias, _Pool())
+    pools = _pools.setdefault(asyncio.get_running_loop(), {})
+    pool = pools.get(alias) or pools.setdefault(alias, _Pool())
     connection = await pool.take(alias)
     try:
         yield connection

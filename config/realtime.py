@@ -89,7 +89,8 @@ def broadcast(group: str, message: dict) -> None:
 
 async def broadcast_async(group: str, message: dict) -> None:
     """``broadcast`` from a coroutine on the server's event loop: sent before returning,
-    and, like ``broadcast``, a failure is logged, never raised."""
+    and, like ``broadcast``, a failure is logged, never raised (a broadcast is a courtesy
+    to open pages; the state change already happened and pages catch up on reconnect)."""
     try:
         await get_channel_layer().group_send(group, message)
     except Exception:
@@ -110,12 +111,7 @@ def _server_loop() -> asyncio.AbstractEventLoop | None:
 
 
 def _send_now(group: str, message: dict) -> None:
-    try:
-        async_to_sync(get_channel_layer().group_send)(group, message)
-    except Exception:
-        # A broadcast is a courtesy to open pages; the state change already happened and
-        # pages catch up on reconnect, so a channel layer hiccup must not fail the caller.
-        logger.exception("Broadcast to %s failed", group)
+    async_to_sync(broadcast_async)(group, message)
 
 
 def _start_on_loop(loop: asyncio.AbstractEventLoop, group: str, message: dict) -> None:

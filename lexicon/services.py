@@ -116,12 +116,12 @@ def get_lexicon(code: str, version: int | None = None) -> core.Lexicon:
         raise KeyError(f"unknown lexicon code {code!r}; known: {', '.join(wordlists.CODES)}")
     if version is None:
         version = current_version(code)
-    key = (code, version)
-    lexicon = _loaded.get(key)
+    lexicon = loaded_lexicon(code, version)
     if lexicon is not None:
         return lexicon
     if version < 1 or version > current_version(code):
         raise ValueError(f"lexicon {code} has no version {version}")
+    key = (code, version)
     with _load_lock:
         lexicon = _loaded.get(key)
         if lexicon is None:

@@ -47,8 +47,8 @@ async def ready(ws_connect, path, user=None):
 
 
 @sync_to_async
-def rampage_table(make_user, bots=(), usernames=("ann", "bob")):
-    ann, bob = (make_user(name) for name in usernames)
+def rampage_table(make_user, bots=()):
+    ann, bob = make_user("ann"), make_user("bob")
     table = services.table_create(host=ann, seat_count=3, bots=bots)
     services.table_join(table_id=table.pk, user=bob)
     return table, ann, bob

@@ -428,6 +428,11 @@ class Stored(NamedTuple):
     first_finder: int | None  # who holds the word already, if the statement could see it
     finder_count: int | None = None  # Classic: the finder's words with this one (PostgreSQL)
 
+    @classmethod
+    def from_row(cls, row) -> Stored:
+        """``_store_statement``'s row; none if the round no longer exists."""
+        return cls(*row) if row is not None else cls(None, False, None)
+
 
 def _store_find(facts: RoundFacts, user_id: int, find: SubmitResult, now: datetime) -> Stored:
     """Store ``find``, judged on ``facts``, if the round is still as judged and the word is free.
@@ -440,8 +445,7 @@ def _store_find(facts: RoundFacts, user_id: int, find: SubmitResult, now: dateti
         if connection.vendor == "postgresql":
             cursor.execute(*_store_statement(facts, user_id, find, now))
             cursor.nextset()
-            row = cursor.fetchone()
-            return Stored(*row) if row is not None else Stored(None, False, None)
+            return Stored.from_row(cursor.fetchone())
         at = connection.ops.adapt_datetimefield_value(now)
         as_judged, as_judged_params = _as_judged(facts, user_id, at)
         insert, insert_params = _insert_find(facts, user_id, find, at)
@@ -601,18 +605,7 @@ async def _store_find_async(facts: RoundFacts, user_id: int, find: SubmitResult,
     async with loop_clients.postgres() as connection:
         cursor = await connection.execute(sql, params)
         cursor.nextset()
-        row = await cursor.fetchone()
-    return Stored(*row) if row is not None else Stored(None, False, None)
-
-
-async def _first_finder_async(round_id: int, word: str) -> int | None:
-    async with loop_clients.postgres() as connection:
-        cursor = await connection.execute(
-            f"SELECT user_id FROM {FoundWord._meta.db_table} WHERE round_id = %s AND word = %s ORDER BY id LIMIT 1",
-            [round_id, word],
-        )
-        row = await cursor.fetchone()
-    return row[0] if row is not None else None
+        return Stored.from_row(await cursor.fetchone())
 
 
 async def _announce_async(facts: RoundFacts, user, find: SubmitResult, finder_count: int | None) -> None:
@@ -626,7 +619,8 @@ _ASYNC_IO = {
     "rate_limited": _rate_limited_async,
     "facts": database_sync_to_async(_fresh_facts, thread_sensitive=False),
     "store": _store_find_async,
-    "first_finder": _first_finder_async,
+    # Rare (the word committed after the statement began): not worth a copy of the query.
+    "first_finder": database_sync_to_async(_first_finder, thread_sensitive=False),
     "lexicon": database_sync_to_async(get_lexicon, thread_sensitive=False),
     "announce": _announce_async,
 }
