@@ -72,6 +72,22 @@
     badge.hidden = count === 0;
   }
 
+  // Someone came or went: lists of who is online (the friends page) reload (htmx). At most
+  // once every 3 s, so a busy site does not reload them on every arrival; a change inside
+  // that window is told at its end, never dropped (htmx's own throttle drops it, and a
+  // friend who came online just after my own arrival would show offline until the next).
+  const PRESENCE_EVERY_MS = 3000;
+  let presenceHeld = null, presenceWindow = null;
+  function announcePresence(msg) {
+    if (presenceWindow) { presenceHeld = msg; return; }
+    document.dispatchEvent(new CustomEvent("wordfall:presence", { detail: msg }));
+    presenceWindow = setTimeout(() => {
+      presenceWindow = null;
+      const held = presenceHeld; presenceHeld = null;
+      if (held) announcePresence(held);
+    }, PRESENCE_EVERY_MS);
+  }
+
   let retry = 1000;
   function connect() {
     const ws = new WebSocket(wsBase + "/ws/presence/");
@@ -81,8 +97,7 @@
       const msg = JSON.parse(e.data);
       if (msg.type === "presence.update") {
         renderPresence(msg);
-        // Someone came or went: lists of who is online (the friends page) reload (htmx).
-        document.dispatchEvent(new CustomEvent("wordfall:presence", { detail: msg }));
+        announcePresence(msg);
       }
       else if (msg.type === "notification.count") {
         // Sent on every (re)connect: notifications missed while away are counted too.
