@@ -19,12 +19,12 @@ import django  # noqa: E402
 
 django.setup()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.urls import path  # noqa: E402
 
 from config.realtime import ServerLoopMiddleware, encoded  # noqa: E402
+from config.websocket import socket_auth  # noqa: E402
 from games.hunts.broadcasts import table_group  # noqa: E402
 from games.hunts.consumers import TableConsumer  # noqa: E402
 
@@ -74,7 +74,7 @@ application = ServerLoopMiddleware(
     ProtocolTypeRouter(
         {
             "websocket": AllowedHostsOriginValidator(
-                AuthMiddlewareStack(URLRouter([path("ws/hunts/<int:table_id>/", FloorTableConsumer.as_asgi())]))
+                socket_auth(URLRouter([path("ws/hunts/<int:table_id>/", FloorTableConsumer.as_asgi())]))
             )
         }
     )

@@ -7,7 +7,6 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
@@ -15,13 +14,14 @@ from django.conf import settings  # noqa: E402
 from .proxies import TrustedProxiesMiddleware  # noqa: E402
 from .realtime import ServerLoopMiddleware  # noqa: E402
 from .routing import websocket_urlpatterns  # noqa: E402
+from .websocket import socket_auth  # noqa: E402
 
 application = ServerLoopMiddleware(
     TrustedProxiesMiddleware(
         ProtocolTypeRouter(
             {
                 "http": django_asgi_app,
-                "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+                "websocket": AllowedHostsOriginValidator(socket_auth(URLRouter(websocket_urlpatterns))),
             }
         )
     )

@@ -1,0 +1,82 @@
+"""The site sockets' own dispatch loop (``config.websocket.JsonMessageConsumer.__call__``):
+one message at a time, in the order each source gave them, from the client and the
+channel layer alike; a failing source ends the socket instead of leaving it deaf."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from channels.layers import get_channel_layer
+from channels.testing import WebsocketCommunicator
+
+from config.websocket import JsonMessageConsumer
+
+pytestmark = pytest.mark.asyncio
+
+
+class SlowConsumer(JsonMessageConsumer):
+    """Notes when each handler starts and ends, and takes a while over each."""
+
+    message_types = frozenset({"note"})
+    journal: list[str] = []
+
+    async def connect(self):
+        await self.accept()
+        await self.channel_layer.group_add("socket-loop-test", self.channel_name)
+
+    async def disconnect(self, code):
+        await self.channel_layer.group_discard("socket-loop-test", self.channel_name)
+
+    async def _handle(self, name):
+        self.journal.append(f"start {name}")
+        await asyncio.sleep(0.02)
+        self.journal.append(f"end {name}")
+        await self.send_json({"type": "done", "name": name})
+
+    async def on_note(self, message):
+        await self._handle(message["name"])
+
+    async def group_note(self, event):
+        await self._handle(event["name"])
+
+
+async def test_client_and_group_messages_are_handled_one_at_a_time_in_order():
+    SlowConsumer.journal = []
+    socket = WebsocketCommunicator(SlowConsumer.as_asgi(), "/test/")
+    connected, _ = await socket.connect(timeout=5)
+    assert connected
+    layer = get_channel_layer()
+    names = []
+    for i in range(4):
+        await socket.send_json_to({"type": "note", "name": f"client{i}"})
+        await layer.group_send("socket-loop-test", {"type": "group.note", "name": f"group{i}"})
+        names += [f"client{i}", f"group{i}"]
+    done = [(await socket.receive_json_from(timeout=5))["name"] for _ in names]
+    await socket.disconnect()
+
+    assert sorted(done) == sorted(names)
+    # Never two handlers at once: every start is followed by its own end.
+    journal = SlowConsumer.journal
+    assert all(
+        journal[i].startswith("start ") and journal[i + 1] == "end " + journal[i][6:] for i in range(0, len(journal), 2)
+    )
+    # Each source's messages in the order they were sent.
+    for source in ("client", "group"):
+        assert [n for n in done if n.startswith(source)] == [f"{source}{i}" for i in range(4)]
+
+
+class BrokenLayer:
+    async def new_channel(self):
+        return "broken.channel"
+
+    async def receive(self, channel):
+        raise ConnectionError("the channel layer is gone")
+
+
+async def test_a_failing_source_ends_the_socket(monkeypatch):
+    monkeypatch.setattr("config.websocket.get_channel_layer", lambda alias: BrokenLayer())
+    socket = WebsocketCommunicator(JsonMessageConsumer.as_asgi(), "/test/")
+    with pytest.raises(ConnectionError):
+        await socket.connect(timeout=5)
+        await socket.receive_output(timeout=5)
