@@ -40,9 +40,20 @@ def django_db_setup(django_db_setup, django_db_blocker):
     them on demand; the precompiled lists on disk stay.
     """
     from django.core.management import call_command
+    from django.db import connection
 
     with django_db_blocker.unblock():
         call_command("load_lexicons", verbosity=0)
+    yield
+    # Worker threads of this process (the sockets' reads) keep Django connections of their
+    # own, which pytest-django cannot close; the test database cannot be dropped while
+    # they are open.
+    if connection.vendor == "postgresql":
+        with django_db_blocker.unblock(), connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
 
 
 @pytest.fixture(autouse=True)
