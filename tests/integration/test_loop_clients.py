@@ -166,3 +166,25 @@ async def test_a_find_is_stored_and_announced_even_if_its_socket_goes_away(make_
     assert await sync_to_async(_stored_words)(game_round.pk) == [["rate"]]
     await layer.group_discard(table_group(table.pk), listener)
     assert rounds._submitting == set()
+
+
+async def test_a_failure_after_the_socket_went_away_is_logged(make_user, monkeypatch, caplog):
+    table, ann, _ = await rampage_table(make_user)
+    game_round = await start_now(table)
+    stored = asyncio.Event()
+
+    async def failing_store(*args):
+        await stored.wait()
+        raise ConnectionError("PostgreSQL went away")
+
+    monkeypatch.setitem(rounds._ASYNC_IO, "store", failing_store)
+    submitting = asyncio.ensure_future(services.round_submit_async(round_id=game_round.pk, user=ann, word="rate"))
+    while not rounds._submitting:
+        await asyncio.sleep(0.01)
+    submitting.cancel()  # the socket closes while the statement is out
+    stored.set()
+    while rounds._submitting:
+        await asyncio.sleep(0.01)
+    failures = [r for r in caplog.records if r.name == rounds.__name__ and r.levelname == "ERROR"]
+    assert [r.getMessage() for r in failures] == ["A submission failed after its socket closed"]
+    assert isinstance(failures[0].exc_info[1], ConnectionError)

@@ -9,6 +9,7 @@ was lost.
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import secrets
 import threading
@@ -41,6 +42,8 @@ from games.ratings import services as ratings
 from lexicon.services import current_version, get_lexicon, loaded_lexicon
 
 from .errors import Refused
+
+logger = logging.getLogger(__name__)
 
 COUNTDOWN = timedelta(seconds=3)  # the 3-2-1 before the board shows
 MAX_WORD_LETTERS = 25
@@ -251,11 +254,20 @@ async def round_submit_async(*, round_id: int, user, word=None, path=None, now: 
         _drive_async(_submission(round_id, user, word, path, now or timezone.now()))
     )
     _submitting.add(task)
-    task.add_done_callback(_submitting.discard)
-    return await asyncio.shield(task)
+    answer = asyncio.shield(task)
+    task.add_done_callback(lambda done: _submitted(done, answer))
+    return await answer
 
 
 _submitting: set[asyncio.Task] = set()  # kept referenced until done
+
+
+def _submitted(task: asyncio.Task, answer: asyncio.Future) -> None:
+    """A submission's task is done: forget it, and log its failure if no caller heard of it
+    (its socket closed first), which asyncio would otherwise only report when collected."""
+    _submitting.discard(task)
+    if answer.cancelled() and not task.cancelled() and task.exception() is not None:
+        logger.error("A submission failed after its socket closed", exc_info=task.exception())
 
 
 async def _drive_async(steps) -> SubmitResult:
