@@ -26,7 +26,6 @@ round-end tasks it queues are purged.
 
 from __future__ import annotations
 
-import os
 import random
 import statistics
 import sys
@@ -72,28 +71,14 @@ def pure(count: int) -> None:
 
 
 def _database() -> None:
-    os.environ["DATABASE_URL"] = os.environ.get(
-        "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/wg_bench_match?conn_max_age=60"
-    )
-    os.environ["REDIS_URL"] = os.environ.get(
-        "BENCH_REDIS_URL", os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/14")
-    )
-    os.environ.setdefault("SECRET_KEY", "bench-" + "x" * 60)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    os.environ["LOG_LEVEL"] = "WARNING"
-    import psycopg
+    from bench.django_env import prepared_env
 
-    base = os.environ["DATABASE_URL"].split("?", 1)[0]
-    name = base.rsplit("/", 1)[1]
-    with psycopg.connect(base.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone():
-            conn.execute(f'CREATE DATABASE "{name}"')
+    prepared_env("wg_bench_match")
     import django
 
     django.setup()
     from django.core.management import call_command
 
-    call_command("migrate", verbosity=0)
     call_command("load_lexicons", verbosity=0)
 
 

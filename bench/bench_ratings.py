@@ -34,6 +34,8 @@ import sys
 import time
 from datetime import timedelta
 
+from bench.django_env import bench_env
+
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/wf_bench_ratings"
 # Hunt pools take 2–4 players; crossword pools are two-player.
 POOL_WEIGHTS = {"rampage": 40, "classic4": 20, "classic5": 10, "wordgrid": 20, "wordgame": 10}
@@ -369,13 +371,8 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
 
     url = os.environ.get("BENCH_RATINGS_DATABASE_URL", DEFAULT_DB)
-    os.environ["DATABASE_URL"] = url
-    os.environ["REDIS_URL"] = os.environ.get(
-        "BENCH_REDIS_URL", os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/14")
-    )
-    os.environ.setdefault("SECRET_KEY", "bench-" + "x" * 60)
-    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
-    os.environ["DEBUG"] = "0"
+    os.environ.update(bench_env(url.rsplit("/", 1)[1]))
+    os.environ["DATABASE_URL"] = url  # dropped and made again on every run, never $BENCH_DATABASE_URL
     os.environ.setdefault("API_RATE_LIMIT", "1000000/m")
     _recreate(url)
     try:
