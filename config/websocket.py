@@ -53,6 +53,8 @@ class JsonMessageConsumer(AsyncWebsocketConsumer):
     # ``rate_per_second``.
     rate_burst = 10
     rate_per_second = 4.0
+    # Channel-layer events waiting behind a slow handler before the socket is closed.
+    max_waiting_events = 200
 
     async def websocket_connect(self, message):
         self._tokens = float(self.rate_burst)
@@ -66,27 +68,42 @@ class JsonMessageConsumer(AsyncWebsocketConsumer):
         its ``await_many_dispatch``, which makes a new task and an ``asyncio.wait`` for
         every message; on a busy table that was about a tenth of the server's CPU. Here
         two long-lived tasks move the client's messages and the channel layer's into one
-        queue.
+        queue. The channel layer's are read on while a handler runs, so a socket stuck
+        behind a slow handler with ``max_waiting_events`` of them waiting is closed
+        (1013, try again later): its page reconnects and is sent its whole state, as
+        after any loss. The client's own messages (its disconnect among them) are never
+        dropped.
         """
         self.scope = scope
         self.base_send = send
         self.channel_layer = get_channel_layer(self.channel_layer_alias)
-        sources = [receive]
-        if self.channel_layer is not None:
-            self.channel_name = await self.channel_layer.new_channel()
-            sources.append(lambda: self.channel_layer.receive(self.channel_name))
         inbox: asyncio.Queue = asyncio.Queue()
+        overflowed = False
 
-        async def carry(source):
+        async def carry(source, bounded: bool):
+            nonlocal overflowed
             try:
                 while True:
-                    inbox.put_nowait((await source(), None))
-            except asyncio.CancelledError:
-                raise
+                    message = await source()
+                    if bounded and inbox.qsize() >= self.max_waiting_events:
+                        if not overflowed:
+                            overflowed = True
+                            logger.warning("Socket %s fell behind its events; closing it", self.scope.get("path"))
+                            inbox.put_nowait(({"type": "socket.behind"}, None))
+                        continue
+                    inbox.put_nowait((message, None))
+            except asyncio.CancelledError as error:
+                if asyncio.current_task().cancelling():
+                    raise
+                inbox.put_nowait((None, error))  # a source's own cancellation ends the socket
             except BaseException as error:  # the consumer's own loop raises it
                 inbox.put_nowait((None, error))
 
-        carriers = [asyncio.ensure_future(carry(source)) for source in sources]
+        sources = [(receive, False)]
+        if self.channel_layer is not None:
+            self.channel_name = await self.channel_layer.new_channel()
+            sources.append((lambda: self.channel_layer.receive(self.channel_name), True))
+        carriers = [asyncio.ensure_future(carry(source, bounded)) for source, bounded in sources]
         try:
             while True:
                 message, error = await inbox.get()
@@ -99,6 +116,9 @@ class JsonMessageConsumer(AsyncWebsocketConsumer):
             for carrier in carriers:
                 carrier.cancel()
             await asyncio.gather(*carriers, return_exceptions=True)
+
+    async def socket_behind(self, message):
+        await self.close(code=1013)
 
     @property
     def user(self):

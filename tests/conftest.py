@@ -7,6 +7,7 @@ import socket
 import subprocess
 import sys
 import time
+import warnings
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -49,11 +50,17 @@ def django_db_setup(django_db_setup, django_db_blocker):
     # own, which pytest-django cannot close; the test database cannot be dropped while
     # they are open.
     if connection.vendor == "postgresql":
+        from django.db import DatabaseError
+
         with django_db_blocker.unblock(), connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
-            )
+            try:
+                cursor.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                    " AND backend_type = 'client backend' AND usename = current_user"
+                )
+            except DatabaseError as error:  # not ours to end; dropping the database says so
+                warnings.warn(f"could not close the test database's other sessions: {error}", stacklevel=1)
 
 
 @pytest.fixture(autouse=True)

@@ -80,3 +80,43 @@ async def test_a_failing_source_ends_the_socket(monkeypatch):
     with pytest.raises(ConnectionError):
         await socket.connect(timeout=5)
         await socket.receive_output(timeout=5)
+
+
+class StuckConsumer(JsonMessageConsumer):
+    """A socket whose handler of group events waits until it is let go."""
+
+    max_waiting_events = 5
+    let_go: asyncio.Event
+
+    async def connect(self):
+        await self.accept()
+        await self.channel_layer.group_add("socket-loop-stuck", self.channel_name)
+
+    async def disconnect(self, code):
+        await self.channel_layer.group_discard("socket-loop-stuck", self.channel_name)
+
+    async def group_note(self, event):
+        await self.let_go.wait()
+        await self.send_json({"type": "done", "name": event["name"]})
+
+
+async def test_a_socket_that_falls_behind_its_events_is_closed_to_come_back():
+    StuckConsumer.let_go = asyncio.Event()
+    socket = WebsocketCommunicator(StuckConsumer.as_asgi(), "/test/")
+    connected, _ = await socket.connect(timeout=5)
+    assert connected
+    layer = get_channel_layer()
+    for i in range(20):
+        await layer.group_send("socket-loop-stuck", {"type": "group.note", "name": f"event{i}"})
+    await asyncio.sleep(0.2)  # all of them reach the socket's carrier
+    StuckConsumer.let_go.set()
+    outputs = []
+    while not outputs or outputs[-1]["type"] != "websocket.close":
+        outputs.append(await socket.receive_output(timeout=5))
+    # The events that fitted behind the stuck one are sent in order, the rest dropped; then
+    # the socket closes, for its page to come back and be sent its whole state.
+    sent = [o["text"] for o in outputs[:-1]]
+    assert StuckConsumer.max_waiting_events <= len(sent) <= StuckConsumer.max_waiting_events + 1
+    assert sent == [f'{{"type":"done","name":"event{i}"}}' for i in range(len(sent))]
+    assert outputs[-1] == {"type": "websocket.close", "code": 1013}
+    await socket.disconnect()
