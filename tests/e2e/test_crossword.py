@@ -12,6 +12,7 @@ from games.crosswords.models import Game
 from games.engine import crossword, crossword_game, movegen
 from lexicon.services import get_lexicon
 from tests.conftest import session_cookie_for
+from tests.e2e.flows import deal_with_play
 
 pytestmark = pytest.mark.e2e
 DAY = 86400
@@ -292,21 +293,11 @@ def test_a_word_is_typed_from_a_clicked_square(new_page, live_site, make_user):
     ann, bob = make_user("ann"), make_user("bob")
     game = services.game_create(creator=ann, variant="wordgrid", seconds_per_move=DAY, invitees=[bob])
     services.game_accept(game_id=game.pk, player=bob)
-    # The game has no moves yet, so a chosen seed deals ann a rack that can spell a word
-    # across without a blank (a random one sometimes cannot).
-    for attempt in range(100):
-        Game.objects.filter(pk=game.pk).update(seed=f"typed-word-{attempt}")
-        game.refresh_from_db()
-        state = selectors.engine_state(game)
-        assert state.to_move == 0, "ann opens the first game of a series"
-        plays = [
-            p
-            for p in movegen.generate(state.board, state.racks[0], state.variant, state.lexicon)
-            if not any(t[3] for t in p.placement) and len({t[0] for t in p.placement}) == 1
-        ]
-        if plays:
-            break
-    play = max(plays, key=lambda p: p.score)
+    # A rack that can spell a word across without a blank (a random one sometimes cannot).
+    play = deal_with_play(
+        game, lambda p: not any(t[3] for t in p.placement) and len({t[0] for t in p.placement}) == 1, name="typed-word"
+    )
+    assert selectors.engine_state(game).to_move == 0, "ann opens the first game of a series"
     tiles = sorted(play.placement, key=lambda t: t[1])
     page = signed_in(new_page, live_site, ann)
     page.goto(f"/games/{game.pk}/")

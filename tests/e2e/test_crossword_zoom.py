@@ -10,8 +10,7 @@ from playwright.sync_api import expect
 
 from games.crosswords import selectors, services
 from games.crosswords.models import Move
-from games.engine import movegen
-from tests.e2e.flows import log_in
+from tests.e2e.flows import deal_with_play, log_in
 
 pytestmark = pytest.mark.e2e
 DAY = 86400
@@ -86,15 +85,13 @@ def opening(make_user):
     ann, bob = make_user("ann"), make_user("bob")
     game = services.game_create(creator=ann, variant="wordgrid", seconds_per_move=DAY, invitees=[bob])
     services.game_accept(game_id=game.pk, player=bob)
-    game.refresh_from_db()
-    state = selectors.engine_state(game)
-    assert state.to_move == 0
-    plays = [
-        p
-        for p in movegen.generate(state.board, state.racks[0], state.variant, state.lexicon)
-        if not any(t[3] for t in p.placement) and all(5 <= r <= 9 and 5 <= c <= 9 for r, c, *_ in p.placement)
-    ]
-    return game, max(plays, key=lambda p: p.score)
+    play = deal_with_play(
+        game,
+        lambda p: not any(t[3] for t in p.placement) and all(5 <= r <= 9 and 5 <= c <= 9 for r, c, *_ in p.placement),
+        name="zoom",
+    )
+    assert selectors.engine_state(game).to_move == 0
+    return game, play
 
 
 def test_a_pinch_zooms_the_board_a_finger_pans_it_and_a_tile_is_dragged_onto_it(phone_context, opening):

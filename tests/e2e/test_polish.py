@@ -11,7 +11,7 @@ from games.engine import hunt
 from games.hunts import services as hunt_services
 from games.hunts.models import FoundWord, HuntRound
 from lexicon.services import get_lexicon
-from tests.e2e.flows import log_in
+from tests.e2e.flows import deal_with_play, log_in
 from tests.e2e.test_hunt import open_table
 
 pytestmark = pytest.mark.e2e
@@ -91,17 +91,13 @@ def test_on_a_phone_rack_tiles_are_dragged_onto_the_board_by_touch(phone, make_u
     that is not offered says why; the edges carry A–O and 1–15."""
     from games.crosswords import selectors, services
     from games.crosswords.models import Move
-    from games.engine import movegen
 
     page = phone
     ann, bob = make_user("ann"), make_user("bob")
     game = services.game_create(creator=ann, variant="wordgrid", seconds_per_move=86400, invitees=[bob])
     services.game_accept(game_id=game.pk, player=bob)
-    game.refresh_from_db()
-    state = selectors.engine_state(game)
-    assert state.to_move == 0  # ann, seat 1, moves first
-    plays = movegen.generate(state.board, state.racks[0], state.variant, state.lexicon)
-    play = max((p for p in plays if not any(blank for *_, blank in p.placement)), key=lambda p: p.score)
+    play = deal_with_play(game, lambda p: not any(blank for *_, blank in p.placement), name="polish-rack")
+    assert selectors.engine_state(game).to_move == 0  # ann, seat 1, moves first
     log_in(page, "ann")
     page.goto(f"/games/{game.pk}/")
     expect(page.locator(".cw-cols span")).to_have_count(15)
@@ -128,15 +124,12 @@ def test_a_play_typed_and_sent_with_enter_leaves_the_focus_on_the_board(page, ma
     """After a keyboard move the board has the focus again, so the next one needs no Tab."""
     from games.crosswords import selectors, services
     from games.crosswords.models import Move
-    from games.engine import movegen
 
     ann, bob = make_user("ann"), make_user("bob")
     game = services.game_create(creator=ann, variant="wordgrid", seconds_per_move=86400, invitees=[bob])
     services.game_accept(game_id=game.pk, player=bob)
-    game.refresh_from_db()
-    state = selectors.engine_state(game)
-    plays = movegen.generate(state.board, state.racks[0], state.variant, state.lexicon)
-    play = max((p for p in plays if not any(blank for *_, blank in p.placement)), key=lambda p: p.score)
+    play = deal_with_play(game, lambda p: not any(blank for *_, blank in p.placement), name="polish-play")
+    assert selectors.engine_state(game).to_move == 0
     log_in(page, "ann")
     page.goto(f"/games/{game.pk}/")
     tiles = sorted(play.placement)
