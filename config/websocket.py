@@ -92,12 +92,10 @@ class JsonMessageConsumer(AsyncWebsocketConsumer):
                             inbox.put_nowait(({"type": "socket.behind"}, None))
                         continue
                     inbox.put_nowait((message, None))
-            except asyncio.CancelledError as error:
-                if asyncio.current_task().cancelling():
-                    raise
-                inbox.put_nowait((None, error))  # a source's own cancellation ends the socket
-            except BaseException as error:  # the consumer's own loop raises it
-                inbox.put_nowait((None, error))
+            except BaseException as error:
+                if isinstance(error, asyncio.CancelledError) and asyncio.current_task().cancelling():
+                    raise  # the socket is ending
+                inbox.put_nowait((None, error))  # the consumer's own loop raises it and ends
 
         sources = [(receive, False)]
         if self.channel_layer is not None:

@@ -15,18 +15,25 @@ from config.websocket import JsonMessageConsumer
 pytestmark = pytest.mark.asyncio
 
 
-class SlowConsumer(JsonMessageConsumer):
-    """Notes when each handler starts and ends, and takes a while over each."""
+class GroupSocket(JsonMessageConsumer):
+    """A socket in the channel-layer group ``group`` while it is open."""
 
-    message_types = frozenset({"note"})
-    journal: list[str] = []
+    group: str
 
     async def connect(self):
         await self.accept()
-        await self.channel_layer.group_add("socket-loop-test", self.channel_name)
+        await self.channel_layer.group_add(self.group, self.channel_name)
 
     async def disconnect(self, code):
-        await self.channel_layer.group_discard("socket-loop-test", self.channel_name)
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+
+
+class SlowConsumer(GroupSocket):
+    """Notes when each handler starts and ends, and takes a while over each."""
+
+    group = "socket-loop-test"
+    message_types = frozenset({"note"})
+    journal: list[str] = []
 
     async def _handle(self, name):
         self.journal.append(f"start {name}")
@@ -82,18 +89,12 @@ async def test_a_failing_source_ends_the_socket(monkeypatch):
         await socket.receive_output(timeout=5)
 
 
-class StuckConsumer(JsonMessageConsumer):
+class StuckConsumer(GroupSocket):
     """A socket whose handler of group events waits until it is let go."""
 
+    group = "socket-loop-stuck"
     max_waiting_events = 5
     let_go: asyncio.Event
-
-    async def connect(self):
-        await self.accept()
-        await self.channel_layer.group_add("socket-loop-stuck", self.channel_name)
-
-    async def disconnect(self, code):
-        await self.channel_layer.group_discard("socket-loop-stuck", self.channel_name)
 
     async def group_note(self, event):
         await self.let_go.wait()
