@@ -59,11 +59,11 @@
     if (area.dataset.myTurn === "1") document.title = "● " + document.title;
     if (lastError) { showError(lastError); lastError = ""; }
     restoreZoom();
-    if (refocus) {
-      refocus = false;
-      const board = $("[data-board]");
-      if (board) board.focus();
-    }
+  }
+
+  function boardFocused() {
+    const board = area && $("[data-board]");
+    return !!board && board.contains(document.activeElement);
   }
 
   // Reload the play area; tiles the player had laid down this turn go back on the new
@@ -72,7 +72,8 @@
     if (refreshing) return refreshing;
     const keep = pending.filter((e) => e.letter)
       .map((e) => ({ row: e.row, col: e.col, letter: e.letter, blank: e.blank }));
-    const done = () => { refreshing = null; redraw(null); restore(keep); };
+    const hadFocus = refocus || boardFocused();
+    const done = () => { refreshing = null; redraw(null, hadFocus); restore(keep); };
     if (window.htmx) {
       refreshing = htmx.ajax("GET", root.dataset.url, { target: "#play-area", swap: "outerHTML" }).then(done, done);
     } else {
@@ -85,11 +86,18 @@
   // The play area was drawn again (``swap`` puts the new HTML in, if not done already). A
   // finished game's moves never change: a replay being stepped through stays on its step
   // (a rematch offered, the player's own resign answered after the socket's reload).
-  function redraw(swap) {
+  // A keyboard player keeps the focus on the board through any reload, and a move sent
+  // with Enter gives it back, even when the socket's reload lands after the move's answer.
+  function redraw(swap, hadFocus) {
     const replay = frames && { frames, frameIndex };
+    const focus = refocus || hadFocus || (swap && boardFocused());
     if (swap) swap();
     init();
     if (replay && $("[data-replay]")) { ({ frames, frameIndex } = replay); drawFrame(frames[frameIndex]); }
+    const lost = !document.activeElement || document.activeElement === document.body;
+    const board = $("[data-board]");
+    if (focus && lost && board) board.focus();
+    if (!refreshing) refocus = false;
   }
 
   function restore(keep) {
@@ -346,6 +354,7 @@
     if (button) button.disabled = false;
     if (data.status === 409) { lastError = data.reason; await refresh(); return; }
     showError(data.reason || "That did not work; try again.");
+    refocus = false;
   }
 
   function submitPlay(button) {
