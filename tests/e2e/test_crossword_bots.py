@@ -5,9 +5,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from games.crosswords import selectors
 from games.crosswords.models import Game, Move
-from games.engine import movegen
+from tests.e2e.flows import deal_with_play
 from tests.e2e.test_crossword import place, signed_in
 
 pytestmark = pytest.mark.e2e
@@ -29,15 +28,11 @@ def test_a_game_against_a_bot_from_the_home_page(new_page, live_site, make_user)
     expect(page.locator(".cw-scores")).to_contain_text("Club bot (Word Grid)")
     expect(page.locator("[data-status-line]")).to_contain_text("Your turn")
 
-    state = selectors.engine_state(game)
-    play = max(
-        (
-            p
-            for p in movegen.generate(state.board, state.racks[0], state.variant, state.lexicon)
-            if not any(t[3] for t in p.placement)
-        ),
-        key=lambda p: p.score,
-    )
+    # The home page dealt at random; a fixed deal (before any move) is sure to have a play.
+    play = deal_with_play(game, lambda p: not any(t[3] for t in p.placement), name="bot-home")
+    page.reload()
+    expect(page.locator("#crossword")).to_have_attribute("data-socket", "open")
+    expect(page.locator("[data-status-line]")).to_contain_text("Your turn")
     place(page, play)
     page.locator("[data-submit]").click()
     expect(page.locator("#play-area")).to_have_attribute("data-move-count", "1")
