@@ -24,6 +24,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.urls import path  # noqa: E402
 
 from config.realtime import ServerLoopMiddleware, encoded  # noqa: E402
+from config.startup import freeze_start_up_objects  # noqa: E402
 from config.websocket import socket_auth  # noqa: E402
 from games.hunts.broadcasts import table_group  # noqa: E402
 from games.hunts.consumers import TableConsumer  # noqa: E402
@@ -79,3 +80,5 @@ application = ServerLoopMiddleware(
         }
     )
 )
+
+freeze_start_up_objects()  # as config/asgi.py does

@@ -14,6 +14,7 @@ from django.conf import settings  # noqa: E402
 from .proxies import TrustedProxiesMiddleware  # noqa: E402
 from .realtime import ServerLoopMiddleware  # noqa: E402
 from .routing import websocket_urlpatterns  # noqa: E402
+from .startup import freeze_start_up_objects  # noqa: E402
 from .websocket import socket_auth  # noqa: E402
 
 application = ServerLoopMiddleware(
@@ -31,3 +32,5 @@ if settings.EMBEDDED and not settings.TESTING:
     from . import embedded
 
     embedded.start()
+
+freeze_start_up_objects()

@@ -1,0 +1,20 @@
+"""What a server process does once its application is loaded."""
+
+from __future__ import annotations
+
+import gc
+
+
+def freeze_start_up_objects() -> int:
+    """Take everything loaded so far out of the garbage collector's view; how many objects.
+
+    Django, the URL routes, the models and the site's modules live as long as the
+    process, yet a full collection walks all of them each time: with the site loaded
+    that is about 120,000 objects and 60-70 ms on the development machine, during which
+    every socket of the process waits (the live-round benchmark's p99 tails were these
+    pauses). Frozen, a full collection walks only what sockets and requests made since.
+    Garbage is collected first so that none is kept for good.
+    """
+    gc.collect()
+    gc.freeze()
+    return gc.get_freeze_count()
