@@ -14,6 +14,7 @@ from config.errors import Refused
 from config.websocket import JsonMessageConsumer
 from games.hunts import selectors, services
 from games.hunts.broadcasts import LOBBY_GROUP, lobby_tables_message, player_group, table_group
+from games.hunts.models import RoundStatus
 
 
 class LobbyConsumer(JsonMessageConsumer):
@@ -41,6 +42,13 @@ def _parallel(function):
     so many sockets' calls can run at once instead of queueing behind each other.
     """
     return database_sync_to_async(function, thread_sensitive=False)
+
+
+def _prepare_playing_round(state: dict) -> None:
+    """A round playing or counting down at the table: this process gets ready for its words."""
+    game_round = state.get("round")
+    if game_round is not None and game_round["status"] == RoundStatus.PLAYING:
+        services.round_prepare_soon(game_round["id"])
 
 
 class TableConsumer(ChatMixin, JsonMessageConsumer):
@@ -84,6 +92,7 @@ class TableConsumer(ChatMixin, JsonMessageConsumer):
             table_id=self.table_id, channel_name=self.channel_name, user=self.user
         )
         await self.send_json(state)
+        _prepare_playing_round(state)
         self.chat_place = hunt_room(self.table_id)
         self.chat_watch_place = watchers_room(self.table_id)
 
@@ -157,6 +166,7 @@ class TableConsumer(ChatMixin, JsonMessageConsumer):
             await self.send(text_data=event["before"])
         state = selectors.for_viewer(event["state"], user_id)
         await self.send_json(state)
+        _prepare_playing_round(state)
         await self._leave_watchers_chat_if_seated(state)
 
     async def table_changed(self, event):

@@ -287,6 +287,46 @@ async def test_start_over_the_socket_and_lobby_updates(ws_connect, make_user):
     assert state["round"]["starts_at"] > state["server_now"]  # the 3-2-1 is still running
 
 
+async def until_prepared(round_id):
+    from games.hunts.services import rounds
+
+    for _ in range(100):
+        if round_id in rounds._facts_kept:
+            return rounds._facts_kept[round_id]
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"round {round_id} was not prepared")
+
+
+async def test_a_playing_round_is_read_before_its_first_word(ws_connect, make_user):
+    """A socket that sees a round start, or connects to one playing, gets its process ready
+    for the round's words: the round's facts and its word list are loaded before anyone
+    submits, so the first words of all the tables a process serves do not queue for them."""
+    from games.hunts.services import rounds
+    from lexicon import services as lexicon
+
+    table, ann, bob = await rampage_table(make_user)
+    path = f"/ws/hunts/{table.pk}/"
+    ws_ann = await ready(ws_connect, path, ann)
+    await ws_ann.send_json_to({"type": "start"})
+    state = await receive_until(ws_ann, "state")
+    while state["round"] is None:
+        state = await receive_until(ws_ann, "state")
+    round_id = state["round"]["id"]
+    kept = await until_prepared(round_id)
+    assert kept == await sync_to_async(rounds.round_facts)(round_id, fresh=True)
+
+    # A process that has neither (a restart, say): the next socket to connect prepares both.
+    rounds.forget_round(round_id)
+    lexicon.forget_loaded()
+    await ready(ws_connect, path, bob)
+    kept = await until_prepared(round_id)
+    for _ in range(100):
+        if lexicon.loaded_lexicon(kept.lexicon_code, kept.lexicon_version) is not None:
+            break
+        await asyncio.sleep(0.05)
+    assert lexicon.loaded_lexicon(kept.lexicon_code, kept.lexicon_version) is not None
+
+
 async def test_unknown_table_is_refused(ws_connect):
     """A socket to a table that does not exist is closed with 4404."""
     ws = await ws_connect("/ws/hunts/999999/")

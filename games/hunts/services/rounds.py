@@ -406,6 +406,43 @@ def round_facts(round_id: int, *, fresh: bool = False) -> RoundFacts | None:
     return facts
 
 
+def round_prepare(round_id: int) -> None:
+    """Read a round's facts and load its word list in this process before its first word.
+
+    Otherwise the first submission of every round asks for both, and the first words of
+    all the tables a process serves arrive together at a round's start (or just after
+    the process started), queueing behind each other in the worker threads.
+    """
+    facts = round_facts(round_id)
+    if facts is not None and loaded_lexicon(facts.lexicon_code, facts.lexicon_version) is None:
+        get_lexicon(facts.lexicon_code, facts.lexicon_version)
+
+
+_preparing: set[int] = set()  # rounds being prepared by this process (touched on the event loop only)
+_background: set[asyncio.Task] = set()  # kept referenced until done
+
+
+def round_prepare_soon(round_id: int) -> None:
+    """``round_prepare`` in a worker thread, once per round and process, not waited for:
+    a table socket calls it when it sees a round playing (or counting down)."""
+    if round_id in _facts_kept or round_id in _preparing:
+        return
+    _preparing.add(round_id)
+    task = asyncio.get_running_loop().create_task(
+        database_sync_to_async(round_prepare, thread_sensitive=False)(round_id)
+    )
+    _background.add(task)
+    task.add_done_callback(lambda done: _prepared(done, round_id))
+
+
+def _prepared(task: asyncio.Task, round_id: int) -> None:
+    _preparing.discard(round_id)
+    _background.discard(task)
+    if not task.cancelled() and task.exception() is not None:
+        # The first submission reads the round itself; nothing is lost but the head start.
+        logger.warning("Could not prepare round %s", round_id, exc_info=task.exception())
+
+
 def forget_round(round_id: int) -> None:
     """Drop this process's copy of a round's facts (a new round may reuse a rolled-back id)."""
     with _facts_lock:
