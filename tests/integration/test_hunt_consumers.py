@@ -291,7 +291,8 @@ async def until_prepared(round_id):
     from games.hunts.services import rounds
 
     for _ in range(100):
-        if round_id in rounds._facts_kept:
+        # Kept, and the preparation's task done (it is forgotten only then).
+        if round_id in rounds._facts_kept and round_id not in rounds._preparing:
             return rounds._facts_kept[round_id]
         await asyncio.sleep(0.05)
     raise AssertionError(f"round {round_id} was not prepared")

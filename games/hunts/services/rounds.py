@@ -424,7 +424,8 @@ _background: set[asyncio.Task] = set()  # kept referenced until done
 
 def round_prepare_soon(round_id: int) -> None:
     """``round_prepare`` in a worker thread, once per round and process, not waited for:
-    a table socket calls it when it sees a round playing (or counting down)."""
+    a table socket calls it, on the event loop, when it sees a round playing (or
+    counting down)."""
     if round_id in _facts_kept or round_id in _preparing:
         return
     _preparing.add(round_id)

@@ -88,15 +88,22 @@
   // (a rematch offered, the player's own resign answered after the socket's reload).
   // A keyboard player keeps the focus on the board through any reload, and a move sent
   // with Enter gives it back, even when the socket's reload lands after the move's answer.
+  // Given back, the focus does not scroll the page (a player reading the chat stays
+  // there), and the typing cursor stays where it was while its square is free.
   function redraw(swap, hadFocus) {
     const replay = frames && { frames, frameIndex };
     const focus = refocus || hadFocus || (swap && boardFocused());
+    const typing = cursor;
     if (swap) swap();
     init();
     if (replay && $("[data-replay]")) { ({ frames, frameIndex } = replay); drawFrame(frames[frameIndex]); }
     const lost = !document.activeElement || document.activeElement === document.body;
     const board = $("[data-board]");
-    if (focus && lost && board) board.focus();
+    if (focus && lost && board) {
+      const sq = typing && isPlayer() && square(typing.row, typing.col);
+      if (sq && !sq.querySelector(".t")) setCursor(typing);
+      board.focus({ preventScroll: true });
+    }
     if (!refreshing) refocus = false;
   }
 
