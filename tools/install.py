@@ -11,7 +11,9 @@ every Python the project supports. pip installs it (``--require-hashes``), so a 
 install gets exactly the versions that were tested and nothing but pip is needed to
 install. Its first line records a digest of pyproject.toml's dependency lists: when
 someone adds a dependency to pyproject.toml without running `make lock`, the install
-says so and installs the new requirements on top of the locked set.
+says so and installs the new requirements on top of the locked set. ``make lock`` also
+writes pylock.toml, the same pins, markers and hashes in the standard lock format
+(PEP 751), compiled from requirements.txt; a test checks the two agree.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 VENV = ROOT / ".venv"
 PY = VENV / "bin" / "python"
 LOCK = ROOT / "requirements.txt"
+PYLOCK = ROOT / "pylock.toml"  # the same lock in the standard format (PEP 751)
 PYPROJECT = ROOT / "pyproject.toml"
 STAMP = VENV / ".installed"
 DIGEST_PREFIX = "# pyproject-digest: "
@@ -187,7 +190,31 @@ def lock(uv_args: list[str]) -> None:
         "# The tested versions of every dependency, with hashes. Do not edit: `make lock`\n"
         "# regenerates it from pyproject.toml (uv pip compile --universal --generate-hashes).\n" + body
     )
-    say(f"wrote {LOCK.name}; installing it into .venv")
+    # The same pins, hashes and markers in the standard lock format, for tools that read
+    # it (uv, pip's own lock): compiled from the pinned file, so it cannot pick others.
+    result = subprocess.run(
+        [
+            str(uv),
+            "pip",
+            "compile",
+            LOCK.name,
+            "--universal",
+            "--python-version",
+            "3.11",
+            "--format",
+            "pylock.toml",
+            "--no-header",
+            "--output-file",
+            PYLOCK.name,
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+    )
+    if result.returncode != 0:
+        say("uv could not write pylock.toml from requirements.txt")
+        sys.exit(result.returncode)
+    say(f"wrote {LOCK.name} and {PYLOCK.name}; installing the lock into .venv")
     install()
 
 
