@@ -5,8 +5,8 @@ from __future__ import annotations
 import gc
 
 
-def freeze_start_up_objects() -> int:
-    """Take everything loaded so far out of the garbage collector's view; how many objects.
+def freeze_start_up_objects() -> None:
+    """Take everything loaded so far out of the garbage collector's view.
 
     Django, the URL routes, the models and the site's modules live as long as the
     process, yet a full collection walks all of them each time: with the site loaded
@@ -17,4 +17,3 @@ def freeze_start_up_objects() -> int:
     """
     gc.collect()
     gc.freeze()
-    return gc.get_freeze_count()
