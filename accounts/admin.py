@@ -1,6 +1,9 @@
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 
+from config.errors import Refused
+
+from . import player_data, views
 from .models import Notification, User
 
 
@@ -11,6 +14,25 @@ class UserAdmin(BaseUserAdmin):
     fieldsets = BaseUserAdmin.fieldsets + (
         ("Player", {"fields": ("display_name", "preferred_lexicon", "email_notifications", "is_bot")}),
     )
+    actions = ["download_data", "delete_accounts"]
+
+    @admin.action(description="Download the selected player's data (JSON)")
+    def download_data(self, request, queryset):
+        if queryset.count() != 1:
+            self.message_user(request, "Choose one player to download the data of.", messages.ERROR)
+            return None
+        return views.data_download(queryset.get())
+
+    @admin.action(description="Delete the selected players' accounts (personal data; their games stay)")
+    def delete_accounts(self, request, queryset):
+        deleted = 0
+        for user in queryset:
+            try:
+                player_data.account_delete(user=user)
+                deleted += 1
+            except Refused as refused:
+                self.message_user(request, f"{user}: {refused.reason}", messages.WARNING)
+        self.message_user(request, f"Deleted {deleted} account(s).")
 
 
 @admin.register(Notification)

@@ -1,6 +1,7 @@
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
+from . import preferences
 from .models import User
 
 
@@ -30,35 +31,36 @@ class PasswordResetRequestForm(forms.Form):
 
 
 class SettingsForm(forms.ModelForm):
-    chat = forms.BooleanField(
-        required=False, label="Chat", help_text="Show chat at game tables and let me write in it."
-    )
-    offensive_words = forms.BooleanField(
-        required=False,
-        label="Show offensive words",
-        help_text="List offensive words among the words nobody found. Bots never play them either way.",
-    )
+    """The account's own settings, then the preferences other parts keep (``preferences``)."""
 
     class Meta:
         model = User
-        fields = ("display_name", "email", "preferred_lexicon", "email_notifications")
+        fields = ("display_name", "email", "preferred_lexicon", "email_notifications", "invitation_emails")
         labels = {
             "preferred_lexicon": "Preferred word list",
             "email_notifications": "Email notifications",
+            "invitation_emails": "Invitation emails",
         }
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["email"].help_text = "A new address takes effect when you open the link we send there."
-        from chat.services import chat_enabled
+        # A page from before the setting existed posts no choice: the stored one stays.
+        self.fields["invitation_emails"].required = False
+        for preference in preferences.preferences():
+            self.fields[preference.name] = preference.field()
+            self.fields[preference.name].initial = preference.initial(self.instance)
 
-        self.fields["chat"].initial = chat_enabled(self.instance)
-        from lexicon.services import offensive_words_shown
-
-        self.fields["offensive_words"].initial = offensive_words_shown(self.instance)
+    def save_preferences(self, user) -> None:
+        """Store each part's preference as chosen (their services)."""
+        for preference in preferences.preferences():
+            preference.save(user, self.cleaned_data[preference.name])
 
     def clean_email(self):
         return self.cleaned_data["email"].strip().lower()
+
+    def clean_invitation_emails(self):
+        return self.cleaned_data["invitation_emails"] or self.instance.invitation_emails
 
     def validate_unique(self):
         # As at sign-up, whether another account has an address is not said here; the
@@ -69,3 +71,19 @@ class SettingsForm(forms.ModelForm):
             self.instance.validate_unique(exclude=exclude)
         except forms.ValidationError as error:
             self._update_errors(error)
+
+
+class AccountDeleteForm(forms.Form):
+    """The player's password, to confirm that they mean to delete their account."""
+
+    password = forms.CharField(label="Your password", strip=False, widget=forms.PasswordInput)
+
+    def __init__(self, user, *args, **kwargs):
+        self.user = user
+        super().__init__(*args, **kwargs)
+
+    def clean_password(self):
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError("That is not your password; nothing was deleted.")
+        return password

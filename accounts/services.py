@@ -1,4 +1,4 @@
-"""Account use cases: sign-up, password resets, notifications and presence.
+"""Account use cases: sign-up, password resets, notifications, pushes and presence.
 
 The only code that changes them. Emails leave through Celery after the commit, so an
 answer never waits for a mail server and takes as long whether or not an address has
@@ -7,7 +7,9 @@ an account.
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib.auth.hashers import make_password
@@ -23,11 +25,10 @@ from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 from config.errors import Refused
 from config.realtime import broadcast, broadcast_on_commit, user_group
 
-from .models import AccountEmail, Notification, OnlineConnection, User
+from . import tasks, webpush  # tasks are queued after commit; they call back into these services
+from .models import PRESENCE_STALE_AFTER, AccountEmail, Notification, OnlineConnection, PushSubscription, User
 
-PRESENCE_GROUP = "presence"
-# A connection that has not pinged for this long belongs to a process that died.
-PRESENCE_STALE_AFTER = timedelta(seconds=90)
+logger = logging.getLogger(__name__)
 
 
 @transaction.atomic
@@ -39,11 +40,13 @@ def notify(
     url: str = "",
     email_subject: str | None = None,
     email_body: str | None = None,
+    push_title: str | None = None,
 ) -> Notification:
-    """Tell ``user`` something in the site, and by email too if given and they opted in.
+    """Tell ``user`` something in the site, by email too if given and they opted in, and
+    as a push titled ``push_title`` to the devices they turned pushes on for.
 
-    The email and the live badge update are sent only after the caller's transaction
-    commits, so a rolled-back change never notifies anyone.
+    The email, the push and the live badge update are sent only after the caller's
+    transaction commits, so a rolled-back change never notifies anyone.
     """
     notification = Notification.objects.create(user=user, kind=kind, text=text[:300], url=url)
     broadcast_on_commit(
@@ -51,10 +54,70 @@ def notify(
         {"type": "notification.new", "text": notification.text, "url": url, "kind": kind},
     )
     if email_subject and user.email_notifications and user.email and not user.is_bot:
-        from .tasks import send_email
-
-        transaction.on_commit(lambda: send_email.delay(user.email, email_subject, email_body or text))
+        transaction.on_commit(lambda: tasks.send_email.delay(user.email, email_subject, email_body or text))
+    if push_title and webpush.enabled() and PushSubscription.objects.filter(user=user).exists():
+        # One tag per page: a newer push about the same game replaces the older on the device.
+        message = {"title": push_title, "body": notification.text, "url": url, "tag": url or kind}
+        transaction.on_commit(lambda: tasks.send_push.delay(user.pk, message))
     return notification
+
+
+def _key_bytes(text: str, size: int, name: str) -> None:
+    try:
+        decoded = webpush.b64url_decode(text)
+    except ValueError:
+        decoded = b""
+    if len(decoded) != size or (name == "p256dh" and decoded[:1] != b"\x04"):
+        raise Refused(f"The subscription's {name} key is not one a browser makes.")
+
+
+@transaction.atomic
+def push_subscribe(*, user: User, endpoint: str, p256dh: str, auth: str, device: str = "") -> PushSubscription:
+    """Send ``user``'s pushes to the device subscribed at ``endpoint`` too.
+
+    A device that subscribes again (new keys, or another player logged in on it) keeps
+    one subscription; one device more than ``WEBPUSH_DEVICES_PER_USER`` replaces the
+    player's oldest.
+    """
+    if not webpush.enabled():
+        raise Refused("This site sends no push notifications.", 404)
+    parts = urlsplit(endpoint)
+    if parts.scheme not in settings.WEBPUSH_ENDPOINT_SCHEMES or not parts.hostname or len(endpoint) > 1000:
+        raise Refused("A push subscription's endpoint is an HTTPS address of a push service.")
+    _key_bytes(p256dh, 65, "p256dh")
+    _key_bytes(auth, 16, "auth")
+    User.objects.select_for_update().get(pk=user.pk)  # one device count at a time per player
+    subscription, _ = PushSubscription.objects.update_or_create(
+        endpoint=endpoint, defaults={"user": user, "p256dh": p256dh, "auth": auth, "device": device[:200]}
+    )
+    kept = PushSubscription.objects.filter(user=user).order_by("-created_at", "-pk")
+    surplus = kept.values_list("pk", flat=True)[settings.WEBPUSH_DEVICES_PER_USER :]
+    PushSubscription.objects.filter(pk__in=list(surplus)).delete()
+    return subscription
+
+
+def push_unsubscribe(*, user: User, endpoint: str) -> bool:
+    """The device at ``endpoint`` gets no more of ``user``'s pushes; False if it got none."""
+    deleted, _ = PushSubscription.objects.filter(user=user, endpoint=endpoint).delete()
+    return bool(deleted)
+
+
+def push_send(*, user_id: int, message: dict) -> int:
+    """Push ``message`` to each of the player's devices; a subscription its push service
+    no longer knows is removed. Returns how many devices it went to."""
+    sent = 0
+    for subscription in PushSubscription.objects.filter(user_id=user_id):
+        try:
+            webpush.send(
+                endpoint=subscription.endpoint, p256dh=subscription.p256dh, auth=subscription.auth, message=message
+            )
+        except webpush.Gone:
+            PushSubscription.objects.filter(pk=subscription.pk, endpoint=subscription.endpoint).delete()
+        except Exception as error:  # one device's service failing does not keep the push from the others
+            logger.warning("push to %s failed: %s", subscription, error)
+        else:
+            sent += 1
+    return sent
 
 
 # Account emails one address may get in an hour; more would let anyone flood an inbox
@@ -75,10 +138,8 @@ def _may_email(address: str) -> bool:
 
 
 def _email_on_commit(address: str, subject: str, body: str) -> None:
-    from .tasks import send_email
-
     if _may_email(address):
-        transaction.on_commit(lambda: send_email.delay(address, subject, body))
+        transaction.on_commit(lambda: tasks.send_email.delay(address, subject, body))
 
 
 def confirmation_days() -> int:
@@ -213,11 +274,11 @@ def sign_ups_sweep(*, now=None) -> int:
     """Forget accounts whose sign-up link expired unused, so their names are free again."""
     now = now or timezone.now()
     expired = now - timedelta(seconds=settings.PASSWORD_RESET_TIMEOUT)
-    deleted, _ = User.objects.filter(
+    _, deleted = User.objects.filter(
         is_active=False, last_login__isnull=True, is_bot=False, is_staff=False, date_joined__lt=expired
     ).delete()
     AccountEmail.objects.filter(queued_at__lt=now - timedelta(hours=1)).delete()
-    return deleted
+    return deleted.get(User._meta.label, 0)  # not the rows that went with them (their name claims)
 
 
 def password_reset_request(*, email: str) -> None:
@@ -226,11 +287,9 @@ def password_reset_request(*, email: str) -> None:
     The request only queues, so it answers in the same time whether or not the address
     has an account.
     """
-    from .tasks import send_password_reset
-
     with transaction.atomic():
         if _may_email(email):
-            transaction.on_commit(lambda: send_password_reset.delay(email))
+            transaction.on_commit(lambda: tasks.send_password_reset.delay(email))
 
 
 def password_reset_send(*, email: str) -> int:
@@ -261,6 +320,19 @@ def notifications_mark_read(*, user: User) -> int:
     return count
 
 
+def notifications_seen(*, user: User, url: str) -> int:
+    """Mark read ``user``'s notifications that point at ``url``, a page they have open in
+    front of them: the page itself shows what each one says (a move, a result). Returns
+    how many were unread."""
+    if not url.startswith("/") or url.startswith("//"):
+        raise Refused("A page of this site is needed.")
+    with transaction.atomic():
+        count = Notification.objects.filter(user=user, url=url, read_at__isnull=True).update(read_at=timezone.now())
+        if count:
+            _send_unread_count(user)
+    return count
+
+
 def notification_open(*, user: User, notification_id: int) -> Notification | None:
     """Mark one of ``user``'s notifications read as it is opened; None if it is not theirs."""
     with transaction.atomic():
@@ -278,31 +350,50 @@ def _send_unread_count(user: User) -> None:
     broadcast_on_commit(user_group(user.pk), {"type": "notification.count", "count": count})
 
 
-def online_players() -> list[dict]:
-    """Players with a fresh connection, by name."""
-    fresh = timezone.now() - PRESENCE_STALE_AFTER
+def presence_group(user_id: int) -> str:
+    """The group of the sockets watching whether player ``user_id`` is online."""
+    return f"presence.{user_id}"
+
+
+def _fresh_connections():
+    return OnlineConnection.objects.filter(seen_at__gte=timezone.now() - PRESENCE_STALE_AFTER)
+
+
+def online_players(limit: int = 50) -> list[dict]:
+    """Players with a fresh connection, by name, the first ``limit``."""
     rows = (
-        OnlineConnection.objects.filter(seen_at__gte=fresh)
+        _fresh_connections()
         .values("user__username", "user__display_name")
         .annotate(tabs=Count("id"))
-        .order_by("user__username")
+        .order_by("user__username")[:limit]
     )
     return [
         {"username": row["user__username"], "name": row["user__display_name"] or row["user__username"]} for row in rows
     ]
 
 
-def presence_message() -> dict:
-    players = online_players()
-    return {"type": "presence.update", "count": len(players), "players": players[:50]}
+def online_count() -> int:
+    """How many players have a fresh connection: one indexed count."""
+    return _fresh_connections().values("user_id").distinct().count()
+
+
+def _tell_watchers(user_id: int) -> None:
+    broadcast(presence_group(user_id), {"type": "presence.changed"})
 
 
 def presence_connect(*, user: User, channel_name: str) -> None:
+    """Record ``user``'s new socket; their watchers hear of it if it brings them online.
+
+    Its cost is the same however many players are online: two statements and at most
+    one message, to the sockets watching this player (``presence_group``).
+    """
     with transaction.atomic():
         OnlineConnection.objects.update_or_create(
             channel_name=channel_name, defaults={"user": user, "seen_at": timezone.now()}
         )
-    broadcast(PRESENCE_GROUP, presence_message())
+        already_online = _fresh_connections().filter(user=user).exclude(channel_name=channel_name).exists()
+    if not already_online:
+        _tell_watchers(user.pk)
 
 
 def presence_touch(*, channel_name: str) -> None:
@@ -310,13 +401,39 @@ def presence_touch(*, channel_name: str) -> None:
 
 
 def presence_disconnect(*, channel_name: str) -> None:
-    deleted, _ = OnlineConnection.objects.filter(channel_name=channel_name).delete()
-    if deleted:
-        broadcast(PRESENCE_GROUP, presence_message())
+    """Forget the socket; the player's watchers hear of it if that was their last one."""
+    with transaction.atomic():
+        gone = OnlineConnection.objects.filter(channel_name=channel_name).select_for_update().first()
+        if gone is None:
+            return
+        gone.delete()
+        still_online = _fresh_connections().filter(user_id=gone.user_id).exists()
+    if not still_online:
+        _tell_watchers(gone.user_id)
 
 
 def presence_sweep() -> int:
-    """Forget connections of dead processes and tell everyone who is online now."""
-    deleted, _ = OnlineConnection.objects.filter(seen_at__lt=timezone.now() - PRESENCE_STALE_AFTER).delete()
-    broadcast(PRESENCE_GROUP, presence_message())
+    """Forget connections of dead processes; watchers of players it took offline hear of it."""
+    stale = OnlineConnection.objects.filter(seen_at__lt=timezone.now() - PRESENCE_STALE_AFTER)
+    users = set(stale.values_list("user_id", flat=True))
+    deleted, _ = stale.delete()
+    for user_id in users - set(_fresh_connections().filter(user_id__in=users).values_list("user_id", flat=True)):
+        _tell_watchers(user_id)
     return deleted
+
+
+def bot_account(*, username: str, display_name: str) -> User:
+    """The bot account ``username``, made on first use: flagged ``is_bot``, with no
+    password and an address that takes no mail. Two requests making it at once make one.
+    Every game's bots are such accounts (each app says which and how they play)."""
+    user = User.objects.filter(username=username).first()
+    if user is not None:
+        return user
+    try:
+        with transaction.atomic():
+            user = User(username=username, email=f"{username}@bots.invalid", display_name=display_name, is_bot=True)
+            user.set_unusable_password()
+            user.save()
+    except IntegrityError:  # made at the same moment by another request
+        user = User.objects.get(username=username)
+    return user

@@ -1,8 +1,8 @@
-"""Celery tasks of accounts: emails, the presence sweep, the health check's ping.
+"""Celery tasks of accounts: emails, pushes, the presence sweep, the health check's ping.
 
-Emails are the one kind of task no sweep redoes: queued after the commit that asks for
-one, an email is lost if Redis restarts before a worker takes it (the in-site
-notification is stored anyway, and a password reset can be asked for again). Everything
+Emails and pushes are the kinds of task no sweep redoes: queued after the commit that
+asks for one, an email or a push is lost if Redis restarts before a worker takes it (the
+in-site notification is stored anyway, and a password reset can be asked for again). Everything
 scheduled follows the pattern in ``config.celery``.
 """
 
@@ -16,6 +16,12 @@ from . import services
 @shared_task(autoretry_for=(OSError,), retry_backoff=True, max_retries=5)
 def send_email(address: str, subject: str, body: str) -> None:
     send_mail(f"[{settings.SITE_NAME}] {subject}", body, None, [address])
+
+
+@shared_task
+def send_push(user_id: int, message: dict) -> int:
+    """Not retried: a push twice would show twice, and a late one is noise."""
+    return services.push_send(user_id=user_id, message=message)
 
 
 @shared_task(autoretry_for=(OSError,), retry_backoff=True, max_retries=5)

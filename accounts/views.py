@@ -1,27 +1,29 @@
 from __future__ import annotations
 
+import json
 import logging
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import login, logout
 from django.contrib.auth.decorators import login_required
 from django.db import connection
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from chat import services as chat_services
+from config import embedded
+from config.celery import app
 from config.errors import Refused
-from friends import selectors as friends_selectors
-from lexicon import services as lexicon_services
+from config.startup import engine_build
+from config.throttle import heavy_page
 
 from . import my_games as games_of_player
-from . import services
-from .forms import PasswordResetRequestForm, SettingsForm, SignUpForm
-from .models import User
+from . import player_data, services, webpush
+from .forms import AccountDeleteForm, PasswordResetRequestForm, SettingsForm, SignUpForm
+from .models import PASSES_FOR_ANOTHER, NameTaken, User
 
 logger = logging.getLogger(__name__)
 
@@ -65,10 +67,10 @@ def password_reset(request):
     return render(request, "registration/password_reset_form.html", {"form": form})
 
 
+@heavy_page()
 def profile(request, username: str):
     player = get_object_or_404(User, username=username, is_active=True)
-    following = friends_selectors.is_following(request.user, player)
-    return render(request, "accounts/profile.html", {"player": player, "following": following})
+    return render(request, "accounts/profile.html", {"player": player})
 
 
 @login_required
@@ -86,15 +88,53 @@ def account_settings(request):
         new_email = form.cleaned_data["email"]
         user = form.save(commit=False)
         user.email = current_email  # a new address waits for its link
-        user.save()
-        chat_services.chat_enable(user=user, enabled=form.cleaned_data["chat"])
-        lexicon_services.offensive_words_show(user=user, show=form.cleaned_data["offensive_words"])
-        messages.success(request, "Settings saved.")
-        if new_email != current_email:
-            services.email_change_request(user=user, email=new_email)
-            messages.info(request, f"We sent a link to {new_email}; your address changes when you open it.")
-        return redirect("settings")
-    return render(request, "accounts/settings.html", {"form": form})
+        try:
+            user.save()
+        except NameTaken as taken:  # a name like it was claimed by another player a moment ago
+            form.add_error(taken.field, PASSES_FOR_ANOTHER)
+            user.refresh_from_db()
+        else:
+            form.save_preferences(user)
+            messages.success(request, "Settings saved.")
+            if new_email != current_email:
+                services.email_change_request(user=user, email=new_email)
+                messages.info(request, f"We sent a link to {new_email}; your address changes when you open it.")
+            return redirect("settings")
+    return render(request, "accounts/settings.html", {"form": form, "push_key": webpush.application_server_key()})
+
+
+def _subscription(request) -> dict:
+    try:
+        data = json.loads(request.body or b"{}")
+    except ValueError:
+        data = None
+    if not isinstance(data, dict) or not isinstance(data.get("endpoint"), str):
+        raise Refused("Send the subscription as JSON: its endpoint and keys.")
+    return data
+
+
+@require_POST
+@login_required
+def push_subscribe(request):
+    """This device gets the player's pushes: the body is the browser's ``PushSubscription.toJSON()``."""
+    data = _subscription(request)
+    keys = data.get("keys") if isinstance(data.get("keys"), dict) else {}
+    services.push_subscribe(
+        user=request.user,
+        endpoint=data["endpoint"],
+        p256dh=str(keys.get("p256dh", "")),
+        auth=str(keys.get("auth", "")),
+        device=request.headers.get("User-Agent", ""),
+    )
+    return JsonResponse({"ok": True}, status=201)
+
+
+@require_POST
+@login_required
+def push_unsubscribe(request):
+    data = _subscription(request)
+    services.push_unsubscribe(user=request.user, endpoint=data["endpoint"])
+    return JsonResponse({"ok": True})
 
 
 @login_required
@@ -129,6 +169,14 @@ def notification_open(request, pk: int):
 def notifications_read(request):
     services.notifications_mark_read(user=request.user)
     return redirect("notifications")
+
+
+@require_POST
+@login_required
+def notifications_seen(request):
+    """The page at ``url`` is in front of its player: its notifications are read."""
+    services.notifications_seen(user=request.user, url=request.POST.get("url", ""))
+    return JsonResponse({"ok": True})
 
 
 def _may_see_health_details(request) -> bool:
@@ -175,8 +223,6 @@ def _health() -> dict:
             status["redis"] = f"down: {exc.__class__.__name__}"
             logger.error("Health check: Redis down: %s", exc)
         if status["redis"] == "ok":
-            from config.celery import app
-
             try:
                 replies = app.control.ping(timeout=1.0)
             except Exception as exc:
@@ -191,10 +237,38 @@ def _health() -> dict:
         else:
             status["celery"] = "down: broker unreachable"
     else:
-        from config import embedded
-
         status["redis"] = "not used (embedded channel layer)"
         status["celery"] = "ok (embedded)" if embedded.worker_alive() else "down: embedded worker not running"
         healthy = healthy and embedded.worker_alive()
+    status["engine"] = engine_build()
     status["status"] = "ok" if healthy else "down"
     return status
+
+
+def data_download(user) -> HttpResponse:
+    """``user``'s data as a JSON file to save (the player's own download and the admin's)."""
+    body = json.dumps(player_data.account_export(user=user), indent=2, ensure_ascii=False)
+    response = HttpResponse(body, content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="wordfall-{user.username}.json"'
+    return response
+
+
+@login_required
+@require_GET
+@never_cache
+def account_data(request):
+    """Download everything the site keeps of the player's: profile, games, moves, ratings,
+    chat lines, requests."""
+    return data_download(request.user)
+
+
+@login_required
+def account_delete(request):
+    """Delete the account after the player confirms with their password."""
+    form = AccountDeleteForm(request.user, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        player_data.account_delete(user=request.user)
+        logout(request)
+        messages.success(request, "Your account has been deleted. Thank you for playing.")
+        return redirect("home")
+    return render(request, "accounts/delete.html", {"form": form})

@@ -18,12 +18,11 @@ ROOT = Path(__file__).resolve().parent.parent
 def bench_env(database: str) -> dict[str, str]:
     """This process's environment for a server-mode run on the benchmark database ``database``."""
     env = dict(os.environ)
-    # Persistent connections, as a server deployment would configure (?conn_max_age=).
-    env["DATABASE_URL"] = os.environ.get(
-        "BENCH_DATABASE_URL", f"postgres://postgres@127.0.0.1:5432/{database}?conn_max_age=60"
-    )
+    # Connections from the site's pool, as a server deployment has them (DATABASE_POOL_SIZE).
+    env["DATABASE_URL"] = os.environ.get("BENCH_DATABASE_URL", f"postgres://postgres@127.0.0.1:5432/{database}")
     env["REDIS_URL"] = os.environ.get("BENCH_REDIS_URL", os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/14"))
     env.setdefault("SECRET_KEY", "bench-" + "x" * 60)
+    env.setdefault("SITE_URL", "http://127.0.0.1:8000")
     env["DJANGO_SETTINGS_MODULE"] = os.environ.get("BENCH_SETTINGS", "config.settings")
     env["DEBUG"] = "0"
     env["SECURE_SSL_REDIRECT"] = "0"

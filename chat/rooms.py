@@ -1,26 +1,23 @@
-"""Which chat a page has, who reads it and who writes it.
+"""Which chat a page has, who reads it and who writes it, as the game kinds say.
 
-- A hunt table's chat is for its players and watchers (signed in); it goes to the
-  table's group, which every socket on the table is in.
-- A hunt table also has a watchers' chat, for the signed-in people watching it and not
-  seated, so that watchers can talk among themselves without filling the players' chat;
-  it goes to a group only watchers' sockets join.
-- A crossword or TOW game's chat is for its seated players only; it goes to a group
-  that only the players' sockets join, so a watcher's socket never carries it.
-- Games against bots have no chat: a room needs two people who play (a hunt table
-  without bot seats has chat while it waits for people; a daily challenge has none).
+A room is a game kind's (``games.registry.RoomKind``): a hunt table's chat for its
+players and watchers and its watchers' own chat, a crossword or TOW game's chat for its
+seated players. The kind says where the room's messages go, whether the room has chat
+and who may read it; chat adds what is the same everywhere: only a signed-in person (not
+a bot) reads or writes, and writing needs the right to read. A room whose kind is not
+registered has no chat.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.hunts.broadcasts import table_group
+from games import registry
 
 
 @dataclass(frozen=True)
 class Room:
-    kind: str  # "hunt", "watchers" (a hunt table's), "crossword" or "tow"
+    kind: str  # a room kind's code: "hunt", "watchers", "crossword", "tow"
     object_id: int
 
     @property
@@ -28,51 +25,23 @@ class Room:
         return f"{self.kind}.{self.object_id}"
 
     @property
+    def _kind(self) -> registry.RoomKind:
+        return registry.room_kind(self.kind)
+
+    @property
     def group(self) -> str:
         """The channel-layer group a message of this room is sent to."""
-        if self.kind == "hunt":
-            return table_group(self.object_id)
-        if self.kind == "watchers":
-            return f"{table_group(self.object_id)}.watchers"
-        return f"{self.kind}.{self.object_id}.players"
+        return self._kind.group(self.object_id)
 
     @property
     def own_group(self) -> bool:
-        """Whether a reader's socket joins the room's group when it opens the chat (a hunt
-        table's chat uses the table's group, which every socket on the table is in)."""
-        return self.kind != "hunt"
+        """Whether a reader's socket joins the room's group when it opens the chat."""
+        return self._kind.own_group
 
 
 def reader_group(user_id: int) -> str:
     """Every chat-reading socket of one player: told when their mutes change."""
     return f"chat.reader.{user_id}"
-
-
-def hunt_room(table_id: int) -> Room:
-    return Room("hunt", table_id)
-
-
-def watchers_room(table_id: int) -> Room:
-    return Room("watchers", table_id)
-
-
-def crossword_room(game_id: int) -> Room:
-    return Room("crossword", game_id)
-
-
-def tow_room(game_id: int) -> Room:
-    return Room("tow", game_id)
-
-
-def _seats(room: Room):
-    """The seats of a players-only room's game."""
-    if room.kind == "crossword":
-        from games.crosswords.models import Seat
-    elif room.kind == "tow":
-        from games.tow.models import Seat
-    else:
-        raise ValueError(room.kind)
-    return Seat.objects.filter(game_id=room.object_id)
 
 
 def _signed_in(user) -> bool:
@@ -81,43 +50,24 @@ def _signed_in(user) -> bool:
 
 def has_chat(room: Room) -> bool:
     """Whether the room exists and is played by at least two people (or may be: an open
-    table); a hunt table's watchers' chat is there whenever the table has a chat."""
-    if room.kind == "watchers":
-        return has_chat(hunt_room(room.object_id))
-    if room.kind == "hunt":
-        from games.hunts.models import HuntSeat, HuntTable
-
-        table = HuntTable.objects.filter(pk=room.object_id).only("pk", "daily_id").first()
-        if table is None or table.daily_id:
-            return False
-        seats = list(
-            HuntSeat.objects.filter(table_id=room.object_id, left_at__isnull=True).values_list(
-                "bot_strength", flat=True
-            )
-        )
-        people = sum(1 for strength in seats if not strength)
-        return people >= 2 or len(seats) == people
-    if room.kind not in ("crossword", "tow"):
+    table)."""
+    try:
+        kind = registry.room_kind(room.kind)
+    except registry.RegistryError:
         return False
-    users = list(_seats(room).filter(user__isnull=False).values_list("user__is_bot", flat=True))
-    return sum(1 for is_bot in users if not is_bot) >= 2
+    return kind.has_chat(room.object_id)
 
 
 def may_read(room: Room, user) -> bool:
     """Whether ``user`` may read the room (they still may have turned chat off)."""
     if not _signed_in(user) or not has_chat(room):
         return False
-    if room.kind == "hunt":
-        return True
-    if room.kind == "watchers":
-        from games.hunts.models import HuntSeat
-
-        return not HuntSeat.objects.filter(table_id=room.object_id, user=user, left_at__isnull=True).exists()
-    return _seats(room).filter(user=user).exists()
+    return registry.room_kind(room.kind).may_read(room.object_id, user)
 
 
 def who_may_write(room: Room) -> str:
     """Why someone who may not read a room cannot write in it either."""
-    if room.kind == "watchers":
-        return "The watchers' chat is for the people watching this table; its players chat in the table's chat."
-    return "Only the players of this game can chat here."
+    try:
+        return registry.room_kind(room.kind).refusal
+    except registry.RegistryError:
+        return "There is no chat here."

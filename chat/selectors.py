@@ -1,12 +1,36 @@
-"""Chat reads: a room's recent messages as one reader sees them, and who they muted."""
+"""Chat reads: a room's recent messages as one reader sees them, who they muted, and
+whether their chat is on and not suspended."""
 
 from __future__ import annotations
 
+from django.utils import timezone
+
 from . import rooms
-from .models import Message, Mute
-from .services import chat_enabled, message_payload
+from .models import ChatOff, Message, Mute, Suspension
 
 HISTORY = 50
+
+
+def chat_enabled(user) -> bool:
+    return not ChatOff.objects.filter(user=user).exists()
+
+
+def suspended_until(user, now=None):
+    """When ``user``'s chat suspension ends, or None if they may chat."""
+    now = now or timezone.now()
+    suspension = Suspension.objects.filter(user=user, until__gt=now).order_by("-until").first()
+    return suspension.until if suspension else None
+
+
+def message_payload(message: Message) -> dict:
+    author = message.author
+    return {
+        "id": message.pk,
+        "author": author.username,
+        "name": author.shown_name,
+        "text": message.text,
+        "at": int(message.created_at.timestamp() * 1000),
+    }
 
 
 def opening(room: rooms.Room, user) -> dict | None:

@@ -16,11 +16,13 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from accounts.services import notify
 from config.errors import Refused
 from config.realtime import broadcast_on_commit
 
 from . import rooms
 from .models import MAX_LENGTH, ChatOff, Message, Mute, Report, Suspension
+from .selectors import chat_enabled, message_payload, suspended_until
 
 #: At most RATE_MESSAGES messages per RATE_SECONDS from one player, over all rooms.
 RATE_MESSAGES = 5
@@ -66,10 +68,6 @@ def clean_text(text) -> str:
     return " ".join(kept.split())
 
 
-def chat_enabled(user) -> bool:
-    return not ChatOff.objects.filter(user=user).exists()
-
-
 @transaction.atomic
 def chat_enable(*, user, enabled: bool) -> None:
     """Turn ``user``'s chat on or off (their settings); setting it twice changes nothing."""
@@ -77,24 +75,6 @@ def chat_enable(*, user, enabled: bool) -> None:
         ChatOff.objects.filter(user=user).delete()
     else:
         ChatOff.objects.get_or_create(user=user)
-
-
-def suspended_until(user, now=None):
-    """When ``user``'s chat suspension ends, or None if they may chat."""
-    now = now or timezone.now()
-    suspension = Suspension.objects.filter(user=user, until__gt=now).order_by("-until").first()
-    return suspension.until if suspension else None
-
-
-def message_payload(message: Message) -> dict:
-    author = message.author
-    return {
-        "id": message.pk,
-        "author": author.username,
-        "name": author.shown_name,
-        "text": message.text,
-        "at": int(message.created_at.timestamp() * 1000),
-    }
 
 
 @transaction.atomic
@@ -202,8 +182,6 @@ def message_hide(*, message_id: int, by, resolution: str = "hidden") -> Message:
 @transaction.atomic
 def suspend(*, user, by, duration: timedelta = DEFAULT_SUSPENSION, reason: str = "") -> Suspension:
     """Take chat away from ``user`` for ``duration``; they are told in the site."""
-    from accounts.services import notify
-
     if duration <= timedelta(0):
         raise Refused("A suspension lasts some time.")
     until = timezone.now() + duration

@@ -34,7 +34,10 @@ The settings below only make the worker itself ride out a broker restart:
 
 import os
 
-from celery import Celery
+from celery import Celery, signals
+
+from config import logs, metrics
+from config.startup import log_engine_build
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -47,3 +50,31 @@ app.conf.update(
     worker_cancel_long_running_tasks_on_connection_loss=False,
 )
 app.autodiscover_tasks()
+
+
+@signals.worker_init.connect
+def _log_engine_build(**kwargs) -> None:
+    log_engine_build("celery worker")
+
+
+@signals.setup_logging.connect
+def use_the_sites_logging(**kwargs):
+    """Workers and beat log as the web processes do (LOGGING), not in Celery's own format.
+
+    Where django.setup() has applied LOGGING already (a worker started inside a process
+    of the site, or a test's), it stays as it is, with whatever handlers were added since.
+    """
+    import logging.config
+
+    from django.conf import settings
+
+    handlers = logging.getLogger().handlers
+    if not any(isinstance(f, logs.ContextFilter) for handler in handlers for f in handler.filters):
+        logging.config.dictConfig(settings.LOGGING)
+
+
+signals.task_prerun.connect(logs.task_started)
+signals.task_postrun.connect(logs.task_ended)
+signals.task_prerun.connect(metrics.task_started)
+signals.task_postrun.connect(metrics.task_ended)
+signals.task_failure.connect(metrics.task_failed)

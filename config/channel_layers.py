@@ -43,6 +43,11 @@ class EmbeddedChannelLayer(InMemoryChannelLayer):
     async def group_send(self, group, message):
         return await self._at_home(super().group_send(group, message))
 
+    async def group_send_many(self, sends):
+        """``group_send`` of each (group, message) in ``sends``, in order."""
+        for group, message in sends:
+            await self.group_send(group, message)
+
 
 class _ResyncingPubSub(PubSub):
     """A pub/sub connection that reports each time it connects again after a loss."""
@@ -62,6 +67,15 @@ class _Shard(RedisSingleShardConnection):
     """One Redis connection of the layer; after an outage it has every local consumer resync."""
 
     _lost = False
+
+    async def publish_many(self, published: list[tuple[str, bytes]]) -> None:
+        """Publish each (channel, data) of ``published``, in order, in one round trip."""
+        async with self._lock:
+            self._ensure_redis()
+            async with self._redis.pipeline(transaction=False) as pipe:
+                for channel, data in published:
+                    pipe.publish(channel, data)
+                await pipe.execute()
 
     def _ensure_redis(self):
         if self._redis is None:
@@ -106,6 +120,18 @@ class RedisChannelLayer(RedisPubSubChannelLayer):
     library's per-host connection objects, so tests/faults checks it against each
     channels-redis release.
     """
+
+    async def group_send_many(self, sends) -> None:
+        """``group_send`` of each (group, message) in ``sends``: one pipeline of publishes
+        per Redis shard instead of a round trip per message (a move tells its game's group
+        and each player's own)."""
+        layer = self._get_layer()
+        by_shard: dict[_Shard, list[tuple[str, bytes]]] = {}
+        for group, message in sends:
+            channel = layer._get_group_channel_name(group)
+            by_shard.setdefault(layer._get_shard(channel), []).append((channel, self.serialize(message)))
+        for shard, published in by_shard.items():
+            await shard.publish_many(published)
 
     def _get_layer(self):
         layer = super()._get_layer()

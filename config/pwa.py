@@ -12,7 +12,7 @@ import json
 
 from django.conf import settings
 from django.http import JsonResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.views.decorators.cache import cache_control
 
@@ -57,7 +57,12 @@ def manifest(request):
 def service_worker(request):
     core = [static(name) for name in CORE_STATIC] + ["/offline/"]
     version = hashlib.sha256("\n".join(core).encode()).hexdigest()[:12]
-    response = render(request, "sw.js", {"core": json.dumps(core), "version": version}, content_type="text/javascript")
+    response = render(
+        request,
+        "sw.js",
+        {"core": json.dumps(core), "version": version, "icon": json.dumps(static("icons/icon-192.png"))},
+        content_type="text/javascript",
+    )
     response["Service-Worker-Allowed"] = "/"
     return response
 
@@ -65,3 +70,13 @@ def service_worker(request):
 def offline(request):
     """What the service worker shows for a page asked for while the network is down."""
     return render(request, "offline.html")
+
+
+@cache_control(max_age=3600)
+def favicon(request):
+    """The site's icon at the address browsers, feed readers and monitors ask without a page.
+
+    Pages name the SVG icon themselves; a temporary redirect, since its stored name changes
+    with each release.
+    """
+    return redirect(static("favicon.svg"))

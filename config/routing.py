@@ -1,15 +1,13 @@
-"""Websocket routes; each app adds its consumers here."""
+"""Websocket routes: the site's own sockets, then each game kind's (``games.registry``)."""
 
 from django.urls import path
 
 from accounts import consumers as account_consumers
-from games.crosswords import consumers as crossword_consumers
-from games.hunts.routing import websocket_urlpatterns as hunt_routes
-from games.tow import consumers as tow_consumers
+from games import registry
+from games.tournaments.consumers import TournamentConsumer
 
 websocket_urlpatterns = [
     path("ws/presence/", account_consumers.PresenceConsumer.as_asgi()),
-    *hunt_routes,
-    path("ws/games/<int:game_id>/", crossword_consumers.GameConsumer.as_asgi()),
-    path("ws/tow/<int:game_id>/", tow_consumers.GameConsumer.as_asgi()),
+    *(route for _, routes in registry.hooks("websocket_routes") for route in routes()),
+    path("ws/tournaments/<int:tournament_id>/", TournamentConsumer.as_asgi()),
 ]

@@ -9,12 +9,17 @@ Two run modes:
 
 from __future__ import annotations
 
+import logging
 import os
 from datetime import timedelta
+from email.utils import parseaddr
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
+
+from config.logs import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
@@ -46,8 +51,16 @@ elif SERVER_MODE and (len(SECRET_KEY) < 50 or SECRET_KEY == _INSECURE_KEY):
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 SITE_NAME = env.str("SITE_NAME", default="Wordfall")
-# The address emails link to (no request to take it from when Celery sends them).
-SITE_URL = env.str("SITE_URL", default="http://localhost:8000").rstrip("/")
+# The address emails link to (no request to take it from when Celery sends them). A
+# server has no address to guess: every sign-up, reset and game link would point at
+# localhost, so server mode refuses to start without it.
+SITE_URL = env.str("SITE_URL", default="").rstrip("/")
+if not SITE_URL:
+    if SERVER_MODE and not TESTING:
+        raise ImproperlyConfigured(
+            "SITE_URL must be set in server mode: the site's public address, e.g. https://play.example.org."
+        )
+    SITE_URL = f"http://localhost:{env.int('PORT', default=8000)}"
 
 INSTALLED_APPS = [
     "daphne",
@@ -72,6 +85,7 @@ INSTALLED_APPS = [
     "games.crosswords",
     "games.tow",
     "games.ratings",
+    "games.tournaments",
     "api",
     "lexicon",
     "chat",
@@ -91,6 +105,7 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",
     "csp.middleware.CSPMiddleware",
     "config.errors.RefusedMiddleware",
+    "config.metrics.ViewNameMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -116,8 +131,27 @@ TEMPLATES = [
 # --- Database -------------------------------------------------------------------------
 if env.str("DATABASE_URL", default=""):
     DATABASES = {"default": env.db_url("DATABASE_URL")}
-    DATABASES["default"].setdefault("CONN_MAX_AGE", 0)
-    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    # Under daphne each request runs in a thread of its own, so a connection kept per
+    # thread (conn_max_age) is one per thread that ever ran: a process held 67 under 8
+    # clients. Connections come from a pool of DATABASE_POOL_SIZE per process instead
+    # (Django's pool for psycopg 3, psycopg_pool); 0 opens one per request and closes it
+    # after, for PgBouncer to pool. docs/scaling.md sizes it.
+    DATABASE_POOL_SIZE = env.int("DATABASE_POOL_SIZE", default=10)
+    if DATABASES["default"].get("CONN_MAX_AGE"):
+        raise ImproperlyConfigured(
+            "conn_max_age in DATABASE_URL keeps a connection per thread; remove it "
+            "(connections come from a pool of DATABASE_POOL_SIZE per process)."
+        )
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    if DATABASE_POOL_SIZE:
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": 1,
+            "max_size": DATABASE_POOL_SIZE,
+            # A request waits this long for a free connection before failing.
+            "timeout": 10,
+        }
+    else:
+        DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 else:
     VAR_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES = {
@@ -159,6 +193,9 @@ if REDIS_URL:
         }
     }
     CELERY_BROKER_URL = REDIS_URL
+    # Every request reads its session: from Redis, written through to PostgreSQL (a
+    # query fewer per request; a session Redis has lost is read from the database).
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "config.channel_layers.EmbeddedChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
@@ -200,6 +237,10 @@ CELERY_BEAT_SCHEDULE = {
     "tow-deadlines": {"task": "games.tow.tasks.sweep_deadlines", "schedule": 10.0, "options": {"expires": 10}},
     "tow-bots": {"task": "games.tow.tasks.sweep_bots", "schedule": 10.0, "options": {"expires": 10}},
     "crossword-bots": {"task": "games.crosswords.tasks.sweep_bots", "schedule": 10.0, "options": {"expires": 10}},
+    # Scheduled arenas, events starting, lost game starts, rounds to pair (games.tournaments.tasks).
+    "tournaments-sweep": {"task": "games.tournaments.tasks.sweep", "schedule": 5.0, "options": {"expires": 5}},
+    # A pass skips an arena another pass holds; an old tick is useless, so it expires.
+    "tournaments-arenas": {"task": "games.tournaments.tasks.sweep_arenas", "schedule": 2.0, "options": {"expires": 3}},
     # Unanswered invitations and seeks expire (friends.services.invitations_sweep).
     "invitations-sweep": {"task": "friends.tasks.sweep_invitations", "schedule": 60.0, "options": {"expires": 60}},
 }
@@ -218,15 +259,26 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+if TESTING:
+    # Django's default (PBKDF2, a million rounds) costs 0.28 s of CPU a password, and the
+    # tests make thousands of players. PBKDF2 stays second, so its hashes still verify and a
+    # test that needs the real cost can ask for it.
+    PASSWORD_HASHERS = [
+        "django.contrib.auth.hashers.MD5PasswordHasher",
+        "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+    ]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
-# Failed-login throttling: five failures for one username from one address lock it out
-# for a quarter of an hour.
+# Failed-login throttling (accounts/lockouts.py): five failures for one username from one
+# address lock that pair out for a quarter of an hour, and twenty from one address across
+# any usernames lock the address out.
 AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
+LOGIN_ADDRESS_FAILURE_LIMIT = env.int("LOGIN_ADDRESS_FAILURE_LIMIT", default=20)
 AXES_COOLOFF_TIME = timedelta(minutes=15)
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_HANDLER = "accounts.lockouts.LockoutHandler"
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]  # the order LockoutHandler reads
 AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
@@ -235,12 +287,25 @@ AXES_VERBOSE = False
 TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 AXES_CLIENT_IP_CALLABLE = "config.proxies.request_address"
 
+# The heaviest pages (profiles, leaderboards, replays) a player and an address may open
+# in a minute (config/throttle.py).
+HEAVY_PAGES_PER_USER = env.str("HEAVY_PAGES_PER_USER", default="30/m")
+HEAVY_PAGES_PER_ADDRESS = env.str("HEAVY_PAGES_PER_ADDRESS", default="120/m")
+
+# Open websockets one signed-in player may have at once, over every tab and device; a
+# newer one closes the oldest (config/websocket.py).
+SOCKETS_PER_USER = env.int("SOCKETS_PER_USER", default=30)
+
 # --- Public read API (api/) ----------------------------------------------------------
 API_CACHE_SECONDS = env.int("API_CACHE_SECONDS", default=30)
 API_RATE_LIMIT = env.str("API_RATE_LIMIT", default="60/m")  # per client address
 
 # --- Email ----------------------------------------------------------------------------
 _email = env.email_url("EMAIL_URL", default="consolemail://")
+if _email["EMAIL_BACKEND"].endswith("filebased.EmailBackend"):
+    # django-environ drops the leading slash of filemail:///var/mail (an absolute path),
+    # which made it a folder inside the checkout.
+    _email["EMAIL_FILE_PATH"] = urlsplit(env.str("EMAIL_URL")).path
 EMAIL_BACKEND = _email["EMAIL_BACKEND"]
 for _key in (
     "EMAIL_HOST",
@@ -255,6 +320,18 @@ for _key in (
         globals()[_key] = _email[_key]
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Wordfall <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
+# --- Web Push -------------------------------------------------------------------------
+# The site's VAPID key (RFC 8292; `manage.py webpush_key` makes one): push services take
+# a push only signed with it, and devices subscribe to the key's public half. Without
+# it the site offers and sends no push.
+WEBPUSH_VAPID_PRIVATE_KEY = env.str("WEBPUSH_VAPID_PRIVATE_KEY", default="")
+# Who runs the site, for the push services (a mailto: or https: address).
+WEBPUSH_SUBJECT = env.str("WEBPUSH_SUBJECT", default="") or f"mailto:{parseaddr(DEFAULT_FROM_EMAIL)[1]}"
+# Devices one player may get pushes on; one more replaces the one subscribed longest ago.
+WEBPUSH_DEVICES_PER_USER = env.int("WEBPUSH_DEVICES_PER_USER", default=10)
+# Push services are reached over HTTPS; the tests' own push service is plain HTTP.
+WEBPUSH_ENDPOINT_SCHEMES = ("https", "http") if TESTING else ("https",)
 
 # --- I18n, static ---------------------------------------------------------------------
 LANGUAGE_CODE = "en-gb"
@@ -288,6 +365,8 @@ SECURE_REFERRER_POLICY = "same-origin"
 if SERVER_MODE and not DEBUG and not TESTING:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
+    # Load balancers and monitors probe daphne itself, over plain HTTP.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]
     SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=60 * 60 * 24 * 30)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=False)
@@ -313,21 +392,29 @@ CONTENT_SECURITY_POLICY = {
 }
 SILENCED_SYSTEM_CHECKS = ["security.W021"] if not env.bool("SECURE_HSTS_PRELOAD", default=False) else []
 
+# --- Metrics (config/metrics.py, docs/operations.md) ------------------------------------
+# A scraper sends "Authorization: Bearer <token>"; without a token only this machine may read them.
+METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
+
+# --- Error reports (config/sentry.py) ----------------------------------------------------
+SENTRY_DSN = env.str("SENTRY_DSN", default="")
+if SENTRY_DSN:
+    from config import sentry
+
+    sentry.start(
+        dsn=SENTRY_DSN,
+        release=env.str("SENTRY_RELEASE", default="") or None,
+        environment=env.str("SENTRY_ENVIRONMENT", default="production"),
+        traces_sample_rate=env.float("SENTRY_TRACES_SAMPLE_RATE", default=0.0),
+    )
+
 # --- Logging --------------------------------------------------------------------------
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-    "loggers": {
-        "django.channels.server": {"level": "WARNING"},
-        "daphne": {"level": "WARNING"},
-        "axes": {"level": "WARNING"},
-        # Every task run and beat tick at INFO drowns the console; failures still show.
-        "celery.app.trace": {"level": "WARNING"},
-        "celery.beat": {"level": "WARNING"},
-        "celery.worker.strategy": {"level": "WARNING"},
-        "kombu.connection": {"level": "ERROR"},
-    },
-}
+# Readable lines by default; LOG_FORMAT=json gives one JSON object a line. Either way each
+# line names the request, socket or task it belongs to (config/logs.py).
+LOG_FORMAT = env.str("LOG_FORMAT", default="text")
+if LOG_FORMAT not in ("text", "json"):
+    raise ImproperlyConfigured(f"LOG_FORMAT must be text or json, not {LOG_FORMAT!r}.")
+LOGGING = logging_config(json=LOG_FORMAT == "json", level=env.str("LOG_LEVEL", default="INFO"))
+if LOG_FORMAT == "json":
+    # Python's warnings (a library's deprecation, Celery's warning about root) as lines too.
+    logging.captureWarnings(True)

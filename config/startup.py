@@ -3,6 +3,22 @@
 from __future__ import annotations
 
 import gc
+import logging
+
+from games.engine import build
+
+logger = logging.getLogger(__name__)
+
+
+def engine_build() -> str:
+    """Which build of the engine this process runs ("compiled with Cython 3.3.1", or
+    "pure Python (...)" and why), for /healthz and the start-up log."""
+    return build.status().detail
+
+
+def log_engine_build(process: str) -> None:
+    """One line at a server process's start saying which engine build it runs."""
+    logger.info("%s runs the engine %s", process, engine_build())
 
 
 def freeze_start_up_objects() -> None:

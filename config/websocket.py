@@ -9,6 +9,7 @@ and implement ``on_<type>(message)``.
 from __future__ import annotations
 
 import asyncio
+import enum
 import json
 import logging
 import time
@@ -18,11 +19,26 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from channels.sessions import CookieMiddleware, InstanceSessionWrapper, SessionMiddleware
+from django.conf import settings
 from django.utils.functional import empty
 
+from config import loop_clients
 from config.errors import Refused
 
 logger = logging.getLogger("wordfall.websocket")
+
+
+class CloseCode(enum.IntEnum):
+    """Why the site closes a socket: codes of its own, in the range RFC 6455 leaves to
+    applications (daphne's websocket library refuses the protocol's 1012 and 1013, logs a
+    traceback and sends 1011 instead). Pages come back after any code but the last three.
+    """
+
+    RESYNC = 4012  # the channel layer lost Redis for a while: come back for the whole state
+    BEHIND = 4013  # fell behind its events: come back for the whole state
+    NOT_ALLOWED = 4401  # not signed in, or not allowed here
+    NOT_FOUND = 4404  # no such game or table
+    TOO_MANY_SOCKETS = 4429  # the player opened more sockets than allowed; this, the oldest, gives way
 
 
 class _SessionReader(SessionMiddleware):
@@ -44,6 +60,51 @@ def socket_auth(inner):
     return CookieMiddleware(_SessionReader(AuthMiddleware(inner)))
 
 
+class OpenSockets:
+    """Each signed-in player's open sockets, oldest first, across every web process.
+
+    In server mode a sorted set per player in Redis (by opening time); in the embedded
+    default, with one process, a dictionary. A socket's process that died leaves its
+    entries behind: they are the oldest, so they are the first to give way, and they
+    expire with the set a day after the player's last new socket.
+    """
+
+    def __init__(self) -> None:
+        self._local: dict[int, dict[str, float]] = {}
+
+    @staticmethod
+    def _key(user_id: int) -> str:
+        return f"{getattr(settings, 'CHANNEL_LAYER_PREFIX', '')}sockets:{user_id}"
+
+    async def opened(self, user_id: int, channel: str) -> list[str]:
+        """Count ``channel`` as open; returns the player's sockets beyond the cap, oldest first."""
+        cap = settings.SOCKETS_PER_USER
+        if not loop_clients.available():
+            sockets = self._local.setdefault(user_id, {})
+            sockets[channel] = time.time()
+            over = sorted(sockets, key=sockets.get)[: max(0, len(sockets) - cap)]
+            for name in over:
+                del sockets[name]
+            return over
+        key = self._key(user_id)
+        async with loop_clients.redis().pipeline(transaction=True) as pipe:
+            pipe.zadd(key, {channel: time.time()})
+            pipe.zrange(key, 0, -(cap + 1))
+            pipe.zremrangebyrank(key, 0, -(cap + 1))
+            pipe.expire(key, 86400)
+            _, over, _, _ = await pipe.execute()
+        return [name.decode() if isinstance(name, bytes) else name for name in over]
+
+    async def closed(self, user_id: int, channel: str) -> None:
+        if not loop_clients.available():
+            self._local.get(user_id, {}).pop(channel, None)
+            return
+        await loop_clients.redis().zrem(self._key(user_id), channel)
+
+
+open_sockets = OpenSockets()
+
+
 class JsonMessageConsumer(AsyncWebsocketConsumer):
     """Accepts JSON objects ``{"type": ..., ...}`` whose type is in ``message_types``."""
 
@@ -55,11 +116,37 @@ class JsonMessageConsumer(AsyncWebsocketConsumer):
     rate_per_second = 4.0
     # Channel-layer events waiting behind a slow handler before the socket is closed.
     max_waiting_events = 200
+    # A socket's refused messages are logged at most once in this many seconds, with the
+    # count of those left out: one flooding client wrote hundreds of lines a second.
+    refusal_log_seconds = 60.0
 
     async def websocket_connect(self, message):
         self._tokens = float(self.rate_burst)
         self._refilled_at = time.monotonic()
+        self._refusal_logged_at: float | None = None
+        self._refusals_unlogged = 0
         await super().websocket_connect(message)
+        user = self.user
+        if user is not None and user.is_authenticated:
+            try:
+                for oldest in await open_sockets.opened(user.pk, self.channel_name):
+                    await self.channel_layer.send(oldest, {"type": "socket.displaced"})
+            except Exception as error:  # Redis away: the socket works, uncounted
+                logger.warning("Could not count the open sockets of user %s: %s", user.pk, error)
+
+    async def websocket_disconnect(self, message):
+        user = self.user
+        if user is not None and user.is_authenticated:
+            try:
+                await open_sockets.closed(user.pk, self.channel_name)
+            except Exception as error:
+                logger.warning("Could not count the open sockets of user %s: %s", user.pk, error)
+        await super().websocket_disconnect(message)
+
+    async def socket_displaced(self, event):
+        """The player opened more sockets than allowed and this is their oldest: closed
+        with a code that tells the page to say why rather than come back."""
+        await self.close(code=CloseCode.TOO_MANY_SOCKETS)
 
     async def __call__(self, scope, receive, send):
         """Hand the socket's messages to ``dispatch`` one at a time, in the order they came.
@@ -70,7 +157,7 @@ class JsonMessageConsumer(AsyncWebsocketConsumer):
         two long-lived tasks move the client's messages and the channel layer's into one
         queue. The channel layer's are read on while a handler runs, so a socket stuck
         behind a slow handler with ``max_waiting_events`` of them waiting is closed
-        (1013, try again later): its page reconnects and is sent its whole state, as
+        (``CloseCode.BEHIND``): its page reconnects and is sent its whole state, as
         after any loss. The client's own messages (its disconnect among them) are never
         dropped.
         """
@@ -116,7 +203,13 @@ class JsonMessageConsumer(AsyncWebsocketConsumer):
             await asyncio.gather(*carriers, return_exceptions=True)
 
     async def socket_behind(self, message):
-        await self.close(code=1013)
+        await self.close(code=CloseCode.BEHIND)
+
+    async def close(self, code=None, reason=None):
+        """Close the socket; ``code`` is None (1000) or one of ``CloseCode``."""
+        if code is not None and code is not True and not 4000 <= code <= 4999:
+            raise ValueError(f"close code {code} is not one the site may send (1000 or 4000-4999)")
+        await super().close(code=int(code) if code not in (None, True) else code, reason=reason)
 
     @property
     def user(self):
@@ -138,11 +231,11 @@ class JsonMessageConsumer(AsyncWebsocketConsumer):
     async def layer_reconnected(self, event):
         """The channel layer lost Redis for a while: this page may have missed messages.
 
-        Closing with 1012 (service restart) makes the page reconnect, and every consumer
+        Closing with ``CloseCode.RESYNC`` makes the page reconnect, and every consumer
         sends the whole state of its page on connect. A consumer that can resend its state
         in place overrides this.
         """
-        await self.close(code=1012)
+        await self.close(code=CloseCode.RESYNC)
 
     async def receive(self, text_data=None, bytes_data=None):
         try:
@@ -151,16 +244,26 @@ class JsonMessageConsumer(AsyncWebsocketConsumer):
             await handler(message)
         except Refused as refused:
             # A use case's refusal, or a malformed message: the player reads the reason.
-            logger.warning(
-                "Refused websocket message on %s from %s: %s",
-                self.scope.get("path"),
-                self._who(),
-                refused.reason,
-            )
+            self._log_refusal(refused.reason)
             await self.send_json({"type": "error", "reason": refused.reason})
         except Exception:
             logger.exception("Websocket handler failed on %s for %s", self.scope.get("path"), self._who())
             await self.send_json({"type": "error", "reason": "Something went wrong; please try again."})
+
+    def _log_refusal(self, reason: str) -> None:
+        now = time.monotonic()
+        if self._refusal_logged_at is not None and now - self._refusal_logged_at < self.refusal_log_seconds:
+            self._refusals_unlogged += 1
+            return
+        left_out = self._refusals_unlogged
+        self._refusal_logged_at, self._refusals_unlogged = now, 0
+        logger.warning(
+            "Refused websocket message on %s from %s: %s%s",
+            self.scope.get("path"),
+            self._who(),
+            reason,
+            f" ({left_out} more refused since the last logged)" if left_out else "",
+        )
 
     def _parse(self, text_data, bytes_data) -> dict:
         if not self._take_token():

@@ -4,15 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Count, Q
+from django.db.models import Q
 from django.utils import timezone
 
-from accounts.models import OnlineConnection
-from accounts.services import PRESENCE_STALE_AFTER
-from games.crosswords.models import Seat, Status
-from games.hunts.models import HuntSeat, TableStatus
-from games.tow.models import Seat as TowSeat
-from games.tow.models import Status as TowStatus
+from accounts.models import PRESENCE_STALE_AFTER, InvitationEmails, OnlineConnection
+from games import registry
 
 from .models import Follow, HuntInvitation, InvitationStatus
 
@@ -21,21 +17,17 @@ from .models import Follow, HuntInvitation, InvitationStatus
 class Friend:
     user: object
     online: bool = False
-    crossword_games: int = 0
-    tow_games: int = 0
-    hunt_table: object = None  # the table they sit at now, if any
+    doing: tuple[registry.Playing, ...] = ()  # what they are in the middle of, kind by kind
     since: object = None
 
     @property
     def playing(self) -> str:
-        parts = []
-        if self.hunt_table is not None:
-            parts.append(f"at a {self.hunt_table.get_game_display()} table")
-        if self.crossword_games:
-            parts.append(f"{self.crossword_games} crossword game{'s' if self.crossword_games != 1 else ''}")
-        if self.tow_games:
-            parts.append(f"{self.tow_games} TOW game{'s' if self.tow_games != 1 else ''}")
-        return " · ".join(parts)
+        return " · ".join(part.text for part in self.doing)
+
+    @property
+    def watch_url(self) -> str:
+        """A page to watch them play (a live table), if any."""
+        return next((part.watch_url for part in self.doing if part.watch_url), "")
 
 
 def is_following(user, other) -> bool:
@@ -43,38 +35,18 @@ def is_following(user, other) -> bool:
 
 
 def friends(user) -> list[Friend]:
-    """The players ``user`` follows, online first, then by name; five queries in all."""
+    """The players ``user`` follows, online first, then by name, with what each is playing
+    (each kind says: ``GameKind.playing``); two queries, and one a kind."""
     follows = list(Follow.objects.filter(follower=user).select_related("followed"))
     ids = [f.followed_id for f in follows]
     fresh = timezone.now() - PRESENCE_STALE_AFTER
     online = set(OnlineConnection.objects.filter(user_id__in=ids, seen_at__gte=fresh).values_list("user_id", flat=True))
-    games = dict(
-        Seat.objects.filter(user_id__in=ids, game__status=Status.ACTIVE)
-        .values("user_id")
-        .annotate(n=Count("id"))
-        .values_list("user_id", "n")
-    )
-    tow_games = dict(
-        TowSeat.objects.filter(user_id__in=ids, game__status=TowStatus.ACTIVE)
-        .values("user_id")
-        .annotate(n=Count("id"))
-        .values_list("user_id", "n")
-    )
-    tables = {}
-    for seat in (
-        HuntSeat.objects.filter(user_id__in=ids, left_at__isnull=True)
-        .exclude(table__status=TableStatus.CLOSED)
-        .select_related("table")
-        .order_by("-joined_at")
-    ):
-        tables.setdefault(seat.user_id, seat.table)
+    playing = [kind_playing(ids) for _, kind_playing in registry.hooks("playing")]
     listed = [
         Friend(
             user=f.followed,
             online=f.followed_id in online,
-            crossword_games=games.get(f.followed_id, 0),
-            tow_games=tow_games.get(f.followed_id, 0),
-            hunt_table=tables.get(f.followed_id),
+            doing=tuple(found[f.followed_id] for found in playing if f.followed_id in found),
             since=f.created_at,
         )
         for f in follows
@@ -93,3 +65,12 @@ def pending_hunt_invitations(user) -> list[HuntInvitation]:
             Q(invitee=user) | Q(sender=user), status=InvitationStatus.PENDING, expires_at__gt=timezone.now()
         ).select_related("sender", "invitee", "table")
     )
+
+
+def invitation_email_allowed(*, invitee, sender) -> bool:
+    """Whether ``invitee`` takes emailed invitations from ``sender`` (their setting)."""
+    if invitee.invitation_emails == InvitationEmails.ANYONE:
+        return True
+    if invitee.invitation_emails == InvitationEmails.FOLLOWING:
+        return Follow.objects.filter(follower=invitee, followed=sender).exists()
+    return False

@@ -49,25 +49,15 @@ def challenge(request, username: str):
     other = get_object_or_404(get_user_model(), username=username, is_active=True)
     form = ChallengeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
         try:
-            if form.is_crossword:
-                game = services.challenge_crossword(
-                    by=request.user,
-                    username=username,
-                    variant=data["game"],
-                    seconds_per_move=data["seconds_per_move"],
-                    ranked=data["ranked"],
-                )
-            else:
-                invitation = services.challenge_hunt(
-                    by=request.user, username=username, table_settings=form.table_settings()
-                )
+            sent = services.challenge(
+                by=request.user, username=username, game=form.cleaned_data["game"], settings=form.settings()
+            )
         except Refused as refused:
             form.add_error(None, refused.reason)
         else:
             messages.success(request, f"{other.shown_name} is invited; you will be told when they answer.")
-            return redirect(game if form.is_crossword else invitation.table)
+            return redirect(sent.url)
     return render(
         request,
         "friends/challenge.html",

@@ -11,7 +11,8 @@ from __future__ import annotations
 from channels.db import database_sync_to_async
 
 from chat.consumers import ChatMixin
-from config.websocket import JsonMessageConsumer
+from chat.rooms import Room
+from config.websocket import CloseCode, JsonMessageConsumer
 
 
 @database_sync_to_async
@@ -21,27 +22,27 @@ def _game_group(model, game_id: int) -> tuple[str, int, str] | None:
 
 
 class TurnGameConsumer(ChatMixin, JsonMessageConsumer):
-    """``game_model``: the app's game (a ``games.models.TurnGame``); ``chat_room(game_id)``:
-    the game's chat room (``chat.rooms``)."""
+    """``game_model``: the app's game (a ``games.models.TurnGame``); ``room_kind``: the code
+    of its chat rooms' kind (``chat.rooms``, registered with its game kind)."""
 
     game_model = None
-    chat_room = None
+    room_kind = ""
     message_types = frozenset({"ping", "chat", "chat.join"})
 
     async def connect(self):
         if self.user is None or not self.user.is_authenticated:
-            await self.close(code=4401)
+            await self.close(code=CloseCode.NOT_ALLOWED)
             return
         game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         found = await _game_group(self.game_model, game_id)
         if found is None:
-            await self.close(code=4404)
+            await self.close(code=CloseCode.NOT_FOUND)
             return
         self.group, move_count, status = found
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self.send_json({"type": "hello", "move_count": move_count, "status": status})
-        self.chat_place = type(self).chat_room(game_id)
+        self.chat_place = Room(self.room_kind, game_id)
 
     async def disconnect(self, code):
         if getattr(self, "group", None):

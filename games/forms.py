@@ -9,12 +9,42 @@ from django import forms
 from django.contrib.auth import get_user_model
 
 from config import durations
+from games.engine import clock as clocks
 from games.models import DAYS_PER_MOVE, LIVE_MINUTES_PER_MOVE
+from games.notifications import LIVE_DEADLINE_SECONDS
 
 DAY = 86400
 TIME_CHOICES = [(d * DAY, durations.spoken(d * DAY)) for d in DAYS_PER_MOVE] + [
     (m * 60, f"{durations.spoken(m * 60)} (live)") for m in LIVE_MINUTES_PER_MOVE
 ]
+
+
+CLOCK_CHOICES = [("", "None: only the time per move")] + [(code, text) for code, _, text in clocks.CHOICES]
+
+
+CLOCK_HELP = (
+    "Each player's total time for the game, shown live; the time runs out and the game is lost. "
+    "With a clock the game is live: a time per move of days gives way to an hour a move, "
+    "and a live time per move still applies."
+)
+
+
+def clock_field(help_text: str = CLOCK_HELP) -> forms.ChoiceField:
+    """A live game's clock: each player's total time (``games.engine.clock.CHOICES``); it
+    cleans to the choice's code ("" for none), which ``cleaned_clock`` or ``clocks.named``
+    turns into a ``Clock``."""
+    return forms.ChoiceField(
+        label="Clock (live games)", required=False, choices=CLOCK_CHOICES, initial="", help_text=help_text
+    )
+
+
+def cleaned_clock(data: dict) -> None:
+    """The clock chosen as a ``Clock`` (or None) in ``data["clock"]``; a clocked game is
+    live, so a correspondence time per move becomes the longest live one."""
+    code = data.get("clock") or ""
+    data["clock"] = clocks.named(code) if code else None
+    if data["clock"] is not None and data.get("seconds_per_move", 0) > LIVE_DEADLINE_SECONDS:
+        data["seconds_per_move"] = LIVE_DEADLINE_SECONDS
 
 
 class SeatsForm(forms.Form):

@@ -19,6 +19,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from games.engine.clock import Clock
+
 
 class Status(models.TextChoices):
     WAITING = "waiting", "Waiting for players"
@@ -51,10 +53,14 @@ def new_seed() -> str:
 
 
 def game_constraints(prefix: str) -> list:
-    """Two to four players and at least 10 s a move (named ``<prefix>_...``)."""
+    """Two to four players, at least 10 s a move and a clock of some time, if any (named
+    ``<prefix>_...``)."""
     return [
         models.CheckConstraint(condition=Q(players__gte=2, players__lte=4), name=f"{prefix}_two_to_four_players"),
         models.CheckConstraint(condition=Q(seconds_per_move__gte=10), name=f"{prefix}_time_per_move_positive"),
+        models.CheckConstraint(
+            condition=Q(clock_seconds__isnull=True) | Q(clock_seconds__gt=0), name=f"{prefix}_clock_positive"
+        ),
     ]
 
 
@@ -76,10 +82,11 @@ def move_constraints(prefix: str) -> list:
 class TurnGame(models.Model):
     """One game; ``move_count`` is the version a client names when it acts.
 
-    ``group_prefix`` names the channel-layer group of the game's open pages.
+    ``game_kind`` is the code of the game's kind (``games.registry``); it also names the
+    channel-layer group of the game's open pages.
     """
 
-    group_prefix = ""
+    game_kind = ""
 
     players = models.PositiveSmallIntegerField()
     seed = models.CharField(max_length=64, default=new_seed)
@@ -106,21 +113,46 @@ class TurnGame(models.Model):
     # each turn has at most one reminder.
     remind_at = models.DateTimeField(null=True, blank=True)
     end_reason = models.CharField(max_length=40, blank=True)
+    # When a bot is due to act (its queued task's time): the sweep acts for a bot still
+    # waiting a grace period later (``games.seating.bots_overdue``).
+    bot_due_at = models.DateTimeField(null=True, blank=True)
+    # A live game's clock (``games.engine.clock``): each player's total time (None: no
+    # clock, only the time per move), the increment a move and the overtime allowed;
+    # ``clock_left`` holds each seat's time left (ms) at the start of its turn, and
+    # ``turn_started_at`` when the turn to move began, so the time used is the server's.
+    clock_seconds = models.PositiveIntegerField(null=True, blank=True)
+    clock_increment = models.PositiveIntegerField(default=0)
+    clock_overtime = models.PositiveIntegerField(default=0)
+    clock_left = models.JSONField(default=list, blank=True)
+    turn_started_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         abstract = True
         ordering = ["-created_at", "-pk"]
         indexes = [models.Index(fields=["status", "deadline"]), models.Index(fields=["status", "remind_at"])]
 
+    @property
+    def clock(self) -> Clock | None:
+        """The game's clock, None if it has only a time per move."""
+        if self.clock_seconds is None:
+            return None
+        return Clock(self.clock_seconds, increment=self.clock_increment, overtime=self.clock_overtime)
+
     def set_deadline(self, now) -> None:
-        """Start the clock of a new turn: its deadline and its reminder time."""
+        """Start the clock of a new turn: its deadline (the time per move, or sooner the
+        moment the player to move loses on time) and its reminder time."""
         self.deadline = now + timedelta(seconds=self.seconds_per_move)
-        self.remind_at = self.deadline - timedelta(seconds=self.seconds_per_move * REMINDER_FRACTION)
+        clock = self.clock
+        if clock is not None:
+            self.turn_started_at = now
+            flag = now + timedelta(milliseconds=clock.allowed(self.clock_left[self.to_move]))
+            self.deadline = min(self.deadline, flag)
+        self.remind_at = self.deadline - (self.deadline - now) * REMINDER_FRACTION
 
     @property
     def group_name(self) -> str:
         """The channel-layer group of everyone looking at this game."""
-        return f"{self.group_prefix}.{self.pk}"
+        return f"{self.game_kind}.{self.pk}"
 
 
 class GameSeat(models.Model):
@@ -130,6 +162,9 @@ class GameSeat(models.Model):
 
     index = models.PositiveSmallIntegerField()  # the engine's 0-based seat
     accepted = models.BooleanField(default=False)
+    # Asked by the game's creator (an invitation), not taken from an open seek: what the
+    # creator's invitations an hour count (friends.limits).
+    invited = models.BooleanField(default=False)
     score = models.IntegerField(default=0)
     place = models.PositiveSmallIntegerField(null=True, blank=True)
     left = models.CharField(max_length=10, blank=True)  # "resigned" or "forfeited"

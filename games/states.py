@@ -80,14 +80,20 @@ class StateCache:
         *,
         new: Callable[[], Any],
         step: Callable[[Any, Any], Any],
+        count: int | None = None,
     ) -> Any:
         """The state after every stored move, reading only the moves since the kept state.
 
         ``rows_from(number)`` returns the stored move rows numbered ``number`` and after,
         in order (moves are numbered from 0). One query whether the game is at move 2 or
-        move 60; all moves only when this process has no usable state.
+        move 60; all moves only when this process has no usable state. ``count``, the
+        number of moves the game's row says are stored, spares even that query when the
+        kept state has seen as many: a kept state comes from committed moves, which are
+        never changed or taken back, so the first ``count`` stored moves are the ones it saw.
         """
         known = self._known(key)
+        if known is not None and count is not None and known[0] == count:
+            return known[2]
         if known is not None and known[0] > 0:
             count, last_pk, cached = known
             rows = list(rows_from(count - 1))
@@ -99,6 +105,14 @@ class StateCache:
                     self.remember(key, count + len(rows) - 1, rows[-1].pk, state)
                 return state
         return self._build(key, list(rows_from(0)), new, step, complete=True)
+
+    def advance(self, key: Hashable, row: Any, number: int, *, step: Callable[[Any, Any], Any]) -> None:
+        """Keep the kept state of ``key`` stepped by ``row``, the stored move numbered
+        ``number``, if it has seen exactly the moves before it (else leave it: a later
+        request reads what it lacks). Kept as ``remember`` keeps, once committed."""
+        known = self._known(key)
+        if known is not None and known[0] == number and row.pk is not None:
+            self.remember(key, number + 1, row.pk, step(known[2], row))
 
     def remember(self, key: Hashable, count: int, last_pk: Any, state: Any) -> None:
         """Keep ``state``, the state after ``count`` moves, the last stored as ``last_pk``.

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.http import require_POST
 
@@ -100,6 +100,13 @@ def lobby_views(services, *, page: str, joined_and_started: str | None = None) -
         view("game_cancel", "The game was withdrawn."),
         view("game_rematch", "Rematch offered.", "The rematch has started."),
     )
+
+
+def download(text: str, filename: str, *, content_type: str) -> HttpResponse:
+    """``text`` as a file the browser saves as ``filename``."""
+    response = HttpResponse(text, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
 
 
 def replay(model, pk: int, frames: Callable) -> JsonResponse:

@@ -45,6 +45,8 @@ from array import array
 from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
+import cython
+
 #: Header of the precompiled form: magic, then node, edge, word-node and word counts
 #: and the root, all little-endian; then ``first`` (uint32 per node + 1), ``targets``
 #: (uint32 per edge) and the edge letters (one ASCII byte per edge).
@@ -69,6 +71,47 @@ class Tables(NamedTuple):
     n_final: int
 
 
+@cython.cclass
+class _Automaton:
+    """The arrays a look-up walks, typed for the compiled build (``make engine``): there
+    a look-up scans each node's edge letters in C and never makes a Python number.
+    Run as Python it follows the same edges with ``str.find``."""
+
+    first = cython.declare(cython.uint[:])
+    targets = cython.declare(cython.uint[:])
+    text = cython.declare(str)
+    node_letters = cython.declare(tuple)
+    n_final = cython.declare(cython.Py_ssize_t)
+    root = cython.declare(cython.Py_ssize_t)
+
+    def __init__(self, first: array, text: str, targets: array, node_letters: tuple, n_final: int, root: int) -> None:
+        self.first, self.targets, self.text, self.node_letters = first, targets, text, node_letters
+        self.n_final, self.root = n_final, root
+
+    @cython.ccall
+    @cython.locals(word=str, node=cython.Py_ssize_t, i=cython.Py_ssize_t, end=cython.Py_ssize_t, letter=cython.Py_UCS4)
+    def contains(self, word) -> bool:
+        """True if ``word`` (a non-empty str) is a word."""
+        node = self.root
+        if cython.compiled:
+            text, first = self.text, self.first
+            for letter in word:
+                i, end = first[node], first[node + 1]
+                while i < end and text[i] != letter:
+                    i += 1
+                if i == end:
+                    return False
+                node = self.targets[i]
+        else:
+            node_letters, first, targets = self.node_letters, self.first, self.targets
+            for letter in word:
+                i = node_letters[node].find(letter)
+                if i < 0:
+                    return False
+                node = targets[first[node] + i]
+        return node < self.n_final
+
+
 class LexiconFormatError(ValueError):
     """Raised when bytes are not a well-formed precompiled lexicon."""
 
@@ -83,6 +126,7 @@ class Lexicon:
         "_n_final",
         "_count",
         "_node_letters",
+        "_automaton",
         "root",
         "child",
         "children",
@@ -111,6 +155,7 @@ class Lexicon:
         self.root = root
         node_letters = tuple(sys.intern(text[first[n] : first[n + 1]]) for n in range(len(first) - 1))
         self._node_letters = node_letters
+        self._automaton = _Automaton(first, text, targets, node_letters, n_final, root)
         cache: dict[int, tuple[tuple[str, int], ...]] = {}
 
         def child(node: int, letter: str) -> int | None:
@@ -162,14 +207,7 @@ class Lexicon:
     def __contains__(self, word: object) -> bool:
         if not isinstance(word, str) or not word:
             return False
-        node_letters, first, targets = self._node_letters, self._first, self._targets
-        node = self.root
-        for letter in word:
-            i = node_letters[node].find(letter)
-            if i < 0:
-                return False
-            node = targets[first[node] + i]
-        return node < self._n_final
+        return self._automaton.contains(word)
 
     def has_prefix(self, prefix: str) -> bool:
         """Return True if some word starts with ``prefix`` (the empty prefix included)."""

@@ -1,29 +1,15 @@
-"""Lexicon use cases: loading a lexicon version, word checks, requests and decisions.
+"""Lexicon use cases: the lexicon rows, word checks, dictionary requests and decisions.
 
-For game code::
-
-    from lexicon.services import current_version, get_lexicon
-    version = current_version("en")          # store it on the game when it starts
-    lex = get_lexicon("en", version)         # the same words for the whole game
-    lex = get_lexicon("wordgame")            # the current version
-
-``get_lexicon`` keeps loaded lexicons in a small per-process cache keyed by (code,
-version); ``current_version`` reads the database, so after an approval every process
-(web or worker) serves the new version at its next call, without a restart.
-
-A version number is never reused, so the cache is never stale, unless the database is
-emptied or restored under running processes (the test suite's flushes do that): restart
-them then.  The worker's precompile task always reloads the version it is given.
+Loading a lexicon version for a game is ``lexicon.loading``'s (``get_lexicon``,
+``current_version``); its names are importable from here too. An approved request makes
+a new version, which every process serves at its next ``get_lexicon`` call.
 """
 
 from __future__ import annotations
 
 import re
-import threading
 import unicodedata
-from collections import OrderedDict
 from dataclasses import dataclass
-from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -32,27 +18,32 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.services import notify
 from config.errors import Refused
-from lexicon import core, wordlists
-from lexicon.models import Action, DictionaryRequest, Lexicon, Status, WordChange
+from lexicon import (
+    tasks,  # queued after commit; the task calls back into these services
+    wordlists,
+)
+from lexicon.models import Action, DictionaryRequest, Lexicon, OffensiveWordsShown, Status, WordChange
+
+# Loading a lexicon is the games' everyday read (``lexicon.loading``); it is named here
+# too, where code has always found it beside the word checks.
+from .loading import cache_dir as cache_dir
+from .loading import changes_up_to as changes_up_to
+from .loading import current_version as current_version
+from .loading import forget_loaded as forget_loaded
+from .loading import get_lexicon as get_lexicon
+from .loading import loaded_lexicon as loaded_lexicon
+from .selectors import offensive_words_shown as offensive_words_shown
 
 LEXICONS = wordlists.CATALOGUE
 UNION_PARTS = wordlists.UNIONS  # {"en": ("en-gb", "en-us")}
 MAX_OPEN_REQUESTS = 10
 MIN_LETTERS, MAX_LETTERS = 2, 15
 _WORD = re.compile(r"[a-z]+")
-_CACHE_SIZE = 12
-
-_loaded: OrderedDict[tuple[str, int], core.Lexicon] = OrderedDict()
-_load_lock = threading.Lock()
 
 
-# -- loading ---------------------------------------------------------------------
-
-
-def cache_dir() -> Path:
-    """Where precompiled lexicons are stored (shared by the processes of one machine)."""
-    return Path(getattr(settings, "VAR_DIR", settings.BASE_DIR / "var")) / "lexicon"
+# -- lexicon rows ----------------------------------------------------------------
 
 
 def ensure_lexicons() -> list[Lexicon]:
@@ -79,72 +70,6 @@ def ensure_moderators_group():
         Permission.objects.get(content_type__app_label="lexicon", codename="moderate_dictionaryrequest")
     )
     return group
-
-
-def current_version(code: str) -> int:
-    """Return the current version of a lexicon (1 until a change is approved)."""
-    try:
-        return Lexicon.objects.values_list("current_version", flat=True).get(code=code)
-    except Lexicon.DoesNotExist:
-        if code in wordlists.CODES:
-            return 1  # rows not created yet: the shipped list
-        raise KeyError(f"unknown lexicon code {code!r}") from None
-
-
-def changes_up_to(code: str, version: int) -> tuple[frozenset[str], frozenset[str]]:
-    """Return (added, removed) relative to the shipped list, at ``version``."""
-    added: set[str] = set()
-    removed: set[str] = set()
-    rows = (
-        WordChange.objects.filter(lexicon__code=code, version__lte=version)
-        .order_by("version")
-        .values_list("word", "action")
-    )
-    for word, action in rows:
-        if action == Action.ADD:
-            added.add(word)
-            removed.discard(word)
-        else:
-            removed.add(word)
-            added.discard(word)
-    return frozenset(added), frozenset(removed)
-
-
-def get_lexicon(code: str, version: int | None = None) -> core.Lexicon:
-    """Return the Lexicon of ``code`` at ``version`` (default: the current version)."""
-    if code not in wordlists.CODES:
-        raise KeyError(f"unknown lexicon code {code!r}; known: {', '.join(wordlists.CODES)}")
-    if version is None:
-        version = current_version(code)
-    lexicon = loaded_lexicon(code, version)
-    if lexicon is not None:
-        return lexicon
-    if version < 1 or version > current_version(code):
-        raise ValueError(f"lexicon {code} has no version {version}")
-    key = (code, version)
-    with _load_lock:
-        lexicon = _loaded.get(key)
-        if lexicon is None:
-            added, removed = changes_up_to(code, version)
-            lexicon = wordlists.compile_lexicon(code, added, removed, cache_dir())
-            _loaded[key] = lexicon
-            while len(_loaded) > _CACHE_SIZE:
-                _loaded.popitem(last=False)
-    return lexicon
-
-
-def loaded_lexicon(code: str, version: int) -> core.Lexicon | None:
-    """``code`` at ``version`` if this process holds it already, else None; never asks the database."""
-    return _loaded.get((code, version))
-
-
-def forget_loaded(code: str | None = None, version: int | None = None) -> None:
-    """Forget this process's loaded lexicons: all of them, or one (code, version)."""
-    with _load_lock:
-        if code is None:
-            _loaded.clear()
-        else:
-            _loaded.pop((code, version), None)
 
 
 # -- word check ------------------------------------------------------------------
@@ -387,9 +312,7 @@ def _record_change(lexicon: Lexicon, word: str, action: str, moderator, when, re
 
 
 def _precompile_later(code: str, version: int) -> None:
-    from lexicon.tasks import precompile_lexicon
-
-    precompile_lexicon.delay(code, version)
+    tasks.precompile_lexicon.delay(code, version)
 
 
 def _follow_union(union_code: str, parts: tuple[str, ...], request, moderator, when) -> None:
@@ -414,8 +337,6 @@ def _notify_decision(request: DictionaryRequest, version: int | None) -> None:
     Everyone gets an in-site notification; those who opted in to email also get an
     email (sent by Celery after the decision commits).
     """
-    from accounts.services import notify
-
     lexicon = request.lexicon.name
     change = (
         f"add “{request.word}” to {lexicon}"
@@ -457,17 +378,8 @@ def _notify_decision(request: DictionaryRequest, version: int | None) -> None:
         notify(user=player, kind="dictionary", text=text, url=url, email_subject=subject, email_body=body + "\n")
 
 
-def offensive_words_shown(user) -> bool:
-    """Whether ``user`` chose to see offensive words in "words nobody found" (off by default)."""
-    from .models import OffensiveWordsShown
-
-    return bool(user and user.is_authenticated) and OffensiveWordsShown.objects.filter(user=user).exists()
-
-
 def offensive_words_show(*, user, show: bool) -> None:
     """Record ``user``'s choice; saying the same twice changes nothing."""
-    from .models import OffensiveWordsShown
-
     if show:
         OffensiveWordsShown.objects.get_or_create(user=user)
     else:

@@ -9,4 +9,5 @@ urlpatterns = [
     path("request/", views.request_change, name="request"),
     path("requests/", views.my_requests, name="my_requests"),
     path("changes/", views.changes, name="changes"),
+    path("define/", views.define, name="define"),
 ]

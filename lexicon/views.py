@@ -6,8 +6,10 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.shortcuts import redirect, render
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import require_GET
 
-from lexicon import frequency, services
+from lexicon import definitions, frequency, services
 from lexicon.forms import RequestForm, WordForm
 from lexicon.models import Lexicon, WordChange
 
@@ -42,7 +44,17 @@ def _check_results(word: str) -> dict:
         "absent_names": [p.lexicon.name for p in presence if not p.present],
         "band": frequency.band(word),
         "zipf": frequency.zipf(word),
+        "entry": definitions.define(word),
     }
+
+
+@require_GET
+@cache_control(public=True, max_age=86400)
+def define(request):
+    """A word's senses (WordNet), as a fragment: asked for on demand by a hunt's results."""
+    word = services.normalise_word(request.GET.get("word", ""))
+    entry = definitions.define(word) if word and not services.word_problem(word) else None
+    return render(request, "lexicon/_definition.html", {"word": word, "entry": entry})
 
 
 @login_required

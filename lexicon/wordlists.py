@@ -134,11 +134,11 @@ def compile_lexicon(
     except (OSError, LexiconFormatError) as error:
         log.warning("rebuilding precompiled lexicon %s: %s", path, error)
     lexicon = Lexicon.from_words((words(code) | added) - removed)
-    _write_atomically(path, lexicon.to_bytes())
+    write_atomically(path, lexicon.to_bytes())
     return lexicon
 
 
-def _write_atomically(path: Path, data: bytes) -> None:
+def write_atomically(path: Path, data: bytes) -> None:
     """Write a file so that readers see either nothing or all of it."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

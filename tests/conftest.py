@@ -12,25 +12,15 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# Speed is measured by the benchmarks, never by a test: no example has a deadline, and a
+# machine busy enough to draw examples slowly does not fail a property.
+settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("suite")
 CHROMIUM = "/usr/bin/chromium"
-
-
-@pytest.fixture(scope="session", autouse=True)
-def clean_redis():
-    """Start the run with an empty Redis database (groups, queues, cache).
-
-    Only a Redis this run started itself (tests/services.py) is flushed, or one given with
-    TEST_REDIS_FLUSH=1: a Redis someone else runs is never emptied by surprise.
-    """
-    from tests.services import owned_redis_url
-
-    url = os.environ.get("REDIS_URL")
-    if url and (url == owned_redis_url() or os.environ.get("TEST_REDIS_FLUSH") == "1"):
-        import redis
-
-        redis.Redis.from_url(url).flushdb()
 
 
 @pytest.fixture(scope="session")
@@ -182,7 +172,11 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def wait_for_port(port: int, process: subprocess.Popen, timeout: float = 30) -> None:
+def wait_for_port(port: int, process: subprocess.Popen, timeout: float = 120) -> None:
+    """Wait until ``process`` listens on ``port``; it fails at once if the process ends.
+
+    The deadline only bounds a hung start-up: daphne loads the whole site before it
+    listens, a few seconds on a quiet machine and more than 30 on a busy one."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
@@ -232,7 +226,11 @@ class LiveSite:
                 f"--schedule={self.logs}/beat-{self.port}",
             ],
         )
-        wait_for_port(self.port, web)
+        try:
+            wait_for_port(self.port, web)
+        except BaseException:
+            self.stop()  # a site that never came up leaves no process behind
+            raise
         return self
 
     def stop(self) -> None:
@@ -244,6 +242,9 @@ class LiveSite:
             except subprocess.TimeoutExpired:
                 process.kill()
 
+
+# The live sites' VAPID key (tests/e2e/test_push_notifications.py subscribes to it).
+LIVE_SITE_VAPID_KEY = "Yz2lTrNi4-N-1u9HiPDbdWhDoZ3mIjgLUd4y5RZ9Xfo"
 
 # The live sites running now, whose worker consumes this process's Celery queue.
 LIVE_SITES: list[LiveSite] = []
@@ -273,6 +274,9 @@ def live_site_running():
     # only: the site's processes must publish and listen where this process does.
     if getattr(settings, "CHANNEL_LAYER_PREFIX", None):
         env["CHANNEL_LAYER_PREFIX"] = settings.CHANNEL_LAYER_PREFIX
+    # The live site offers Web Push, as a deployment with a key does (the tests' own
+    # process has none unless a test sets one: its query counts stay a push-off site's).
+    env.setdefault("WEBPUSH_VAPID_PRIVATE_KEY", LIVE_SITE_VAPID_KEY)
     # Tasks the earlier tests queued (countdowns, a stopped worker's ETA tasks) belong to
     # rows long flushed: the live worker must not run them against this phase's rows.
     app.control.purge()
@@ -372,8 +376,14 @@ def pytest_configure(config):
     exclusive lock in turn. The live site's processes keep working meanwhile (a sweep that
     reads two tables in one transaction), and PostgreSQL may end the deadlock between the
     two by cancelling the TRUNCATE; the emptying is then run again, as it is safe to."""
+    from django.conf import settings
     from django.core.management.base import CommandError
     from django.core.management.commands import flush
+
+    # A connection pool is per process, and the tests' own threads (an async test's
+    # sync_to_async, a worker that stops) end without handing their connection back, so
+    # this process connects per request; the servers the tests start keep the pool.
+    settings.DATABASES["default"].get("OPTIONS", {}).pop("pool", None)
 
     emptying = flush.Command.handle
 

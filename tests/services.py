@@ -8,19 +8,25 @@ running system service and no trust authentication set up by hand.
         redis_server.kill()                     # SIGKILL, like a crash
         redis_server.restart()                  # same port, so clients reconnect
 
-Three uses:
+Three uses (a pytest-xdist worker shares the main process's servers, with a database of
+its own on each: ``share_with_worker``):
 
-- classes (``PostgresServer``, ``RedisServer``) for tests that start, kill and restart
-  servers of their own;
+- classes (``PostgresServer``, ``RedisServer``, ``PgBouncerServer``) for tests that start,
+  kill and restart servers of their own;
 - a pytest plugin (``-p tests.services`` in pyproject.toml): before Django's settings load
   it chooses the database and Redis of the run (see ``pytest_load_initial_conftests``);
 - a command, ``python -m tests.services system [--install]``, that checks the Debian
   packages the tests need (PostgreSQL, Redis, chromium) and installs the missing ones
   when running as root. It uses only the standard library, so it runs before `.venv`.
+
+A run that gets SIGTERM or SIGINT ends every process below it before it exits (``end_on_signals``):
+the servers here, pytest-xdist workers, and the daphne, Celery and other programs tests start,
+even those in sessions of their own or left to it when their starter died.
 """
 
 from __future__ import annotations
 
+import ctypes
 import glob
 import os
 import pwd
@@ -45,6 +51,7 @@ DEBIAN_PACKAGES = {
     "postgres": "postgresql",
     "redis-server": "redis-server",
     "chromium": "chromium",
+    "pgbouncer": "pgbouncer",
     "venv": f"python{sys.version_info.major}.{sys.version_info.minor}-venv",
 }
 
@@ -130,6 +137,7 @@ class _Server:
         return self
 
     def _start_once(self, timeout: float) -> None:
+        _running.add(self)
         log = open(self._log, "ab")
         # Its own session, so kill() can take the whole process group down at once
         # (PostgreSQL's backends too) and a Ctrl-C in the terminal does not reach it.
@@ -188,6 +196,7 @@ class _Server:
             except (ProcessLookupError, PermissionError):
                 break
             self.process.poll()
+            _reap_orphans(self.process.pid, leader=self.process.pid)
             time.sleep(0.02)
 
     def restart(self, timeout: float = 30) -> _Server:
@@ -199,6 +208,7 @@ class _Server:
         """Stop the server and delete its folder."""
         self.stop()
         shutil.rmtree(self.dir, ignore_errors=True)
+        _running.discard(self)
 
     def log_tail(self, lines: int = 20) -> str:
         try:
@@ -217,6 +227,7 @@ class RedisServer(_Server):
     """``redis-server`` with no persistence: a restart starts empty, as after a crash."""
 
     name = "redis"
+    DATABASES = 16
 
     def __init__(self, port: int | None = None, binary: str | None = None):
         self.binary = binary or shutil.which("redis-server") or "/usr/bin/redis-server"
@@ -249,7 +260,7 @@ class RedisServer(_Server):
             "--protected-mode",
             "yes",
             "--databases",
-            "16",
+            str(self.DATABASES),
         ]
 
     def _ready(self) -> bool:
@@ -367,10 +378,167 @@ class PostgresServer(_Server):
         return len(lines) >= 8 and lines[0].strip() == str(self.process.pid) and lines[7].strip() == "ready"
 
 
+class PgBouncerServer(_Server):
+    """PgBouncer in transaction mode in front of ``postgres`` (a ``host:port``), trusting
+    loopback as the throwaway PostgreSQL does: each transaction may run on another of its
+    ``pool_size`` server connections, as behind a production PgBouncer.
+
+    Like PostgreSQL it refuses to run as root, so as root it runs as ``postgres``.
+    """
+
+    name = "pgbouncer"
+
+    def __init__(self, postgres: tuple[str, int], pool_size: int = 4, port: int | None = None):
+        self.binary = shutil.which("pgbouncer") or "/usr/sbin/pgbouncer"
+        if not os.path.exists(self.binary):
+            raise ServiceError(f"pgbouncer not found: {missing_packages_hint(['pgbouncer'])}")
+        super().__init__(port)
+        self._run_as: list[str] = []
+        if os.geteuid() == 0:
+            user = pwd.getpwnam("postgres")
+            os.chown(self.dir, user.pw_uid, user.pw_gid)
+            self._run_as = ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--init-groups", "--"]
+        host, postgres_port = postgres
+        (self.dir / "users.txt").write_text('"postgres" ""\n')
+        (self.dir / "pgbouncer.ini").write_text(
+            f"[databases]\n* = host={host} port={postgres_port}\n"
+            f"[pgbouncer]\nlisten_addr = 127.0.0.1\nlisten_port = {self.port}\nunix_socket_dir =\n"
+            f"auth_type = trust\nauth_file = {self.dir / 'users.txt'}\npool_mode = transaction\n"
+            f"default_pool_size = {pool_size}\nmax_client_conn = 200\n"
+        )
+
+    def url_for(self, database: str) -> str:
+        return f"postgres://postgres@127.0.0.1:{self.port}/{database}"
+
+    def _command(self) -> list[str]:
+        return [*self._run_as, self.binary, str(self.dir / "pgbouncer.ini")]
+
+
+# --- a signal ends the run's processes -------------------------------------------------
+
+#: Every server of this process started and not yet cleaned up.
+_running: set[_Server] = set()
+PR_SET_CHILD_SUBREAPER = 36  # linux/prctl.h
+
+
+def become_subreaper() -> None:
+    """Processes left without a parent below this one become its children, not init's
+    (Linux), so ``end_descendants`` still finds a server whose starter died first."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    except (OSError, AttributeError):  # not Linux: orphans go to init, as before
+        pass
+
+
+def _processes() -> dict[int, tuple[str, int, int]]:
+    """Every process's state, parent and process group, from /proc (empty off Linux)."""
+    found = {}
+    for entry in os.listdir("/proc") if os.path.isdir("/proc") else []:
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    state, ppid, group = stat.read().rsplit(")", 1)[1].split()[:3]
+            except (OSError, ValueError):
+                continue  # ended meanwhile
+            found[int(entry)] = (state, int(ppid), int(group))
+    return found
+
+
+def descendants(pid: int | None = None) -> list[int]:
+    """The live processes below ``pid`` (this process by default)."""
+    children: dict[int, list[int]] = {}
+    for child, (state, ppid, _) in _processes().items():
+        if state != "Z":  # a zombie has ended: only its exit status is left
+            children.setdefault(ppid, []).append(child)
+    found, todo = [], [pid or os.getpid()]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def _reap_orphans(group: int, leader: int) -> None:
+    """Collect the exit status of the ended processes of ``group`` that were left to this
+    one (a SIGKILLed PostgreSQL's backends), so the group is gone, not only ended. The
+    ``leader`` is left to its ``Popen``, which wants its status."""
+    for pid, (state, ppid, pgid) in _processes().items():
+        if state == "Z" and ppid == os.getpid() and pgid == group and pid != leader:
+            try:
+                os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                pass
+
+
+def end_descendants(timeout: float = 15) -> None:
+    """Stop every process below this one: this process's servers with their own stop
+    signal, the rest (pytest-xdist workers, daphne, Celery, servers a worker started) with
+    SIGTERM, then SIGKILL whatever is left after ``timeout``; the servers' folders go."""
+    servers = list(_running)
+    for server in servers:
+        if server.running:
+            server.process.send_signal(server._stop_signal())
+    own = {server.process.pid for server in servers if server.process is not None}
+    for pid in descendants():
+        try:
+            group = os.getpgid(pid)
+        except ProcessLookupError:
+            continue
+        if group not in own:  # a server's own processes (PostgreSQL's backends) end with it
+            _signal(pid, signal.SIGTERM)
+    deadline = time.monotonic() + timeout
+    while (left := descendants()) and time.monotonic() < deadline:
+        for server in servers:
+            if server.process is not None:
+                server.process.poll()  # reap it, so it does not linger as a zombie
+        time.sleep(0.05)
+    for pid in left:
+        _signal(pid, signal.SIGKILL)
+    for server in servers:
+        server.cleanup()
+
+
+def _signal(pid: int, sig: int) -> None:
+    try:
+        os.kill(pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+_handler_pid: int | None = None
+
+
+def _on_signal(signum, frame) -> None:
+    """SIGTERM or SIGINT: end the run's processes, then end as that signal ends a process."""
+    if os.getpid() != _handler_pid:  # a forked copy of the run: its servers are not its own
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+        return
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second signal does not cut the cleanup short
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        end_descendants()
+        stop_services()
+    finally:
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+
+
+def end_on_signals() -> None:
+    """Install ``_on_signal`` for SIGTERM and SIGINT (in the main thread)."""
+    global _handler_pid
+    _handler_pid = os.getpid()
+    become_subreaper()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, _on_signal)
+
+
 # --- which servers a test run uses ---------------------------------------------------
 
 _started: list[_Server] = []
 _owned_redis_url: str | None = None
+#: Set by the main process for its pytest-xdist workers: the Redis it started itself.
+OWNED_REDIS = "WORDFALL_TEST_OWNED_REDIS"
 
 
 def owned_redis_url() -> str | None:
@@ -384,8 +552,15 @@ def choose_services(environ: dict[str, str] | os._Environ = os.environ) -> None:
     For each of the two, in order: ``TEST_DATABASE_URL``/``TEST_REDIS_URL`` when given;
     else ``DATABASE_URL``/``REDIS_URL`` already set (running pytest by hand against your
     own servers); else a throwaway server started here and stopped at the end of the run.
+    A pytest-xdist worker uses the servers of the main process (``share_with_worker``).
     """
     global _owned_redis_url
+    worker = environ.get("PYTEST_XDIST_WORKER")
+    if worker:
+        share_with_worker(environ, worker)
+        if environ.get(OWNED_REDIS):
+            _owned_redis_url = environ["REDIS_URL"]
+        return
     for test_name, name in (("TEST_DATABASE_URL", "DATABASE_URL"), ("TEST_REDIS_URL", "REDIS_URL")):
         if environ.get(test_name):
             environ[name] = environ[test_name]
@@ -398,10 +573,41 @@ def choose_services(environ: dict[str, str] | os._Environ = os.environ) -> None:
         server = RedisServer()
         _started.append(server)
         server.start()
-        environ["REDIS_URL"] = _owned_redis_url = server.url
+        environ["REDIS_URL"] = environ[OWNED_REDIS] = _owned_redis_url = server.url
     else:
-        # Someone else's Redis: this run's queue and cache keys are its own (settings.py).
+        # Someone else's Redis: this run's queue and cache keys are its own (settings.py),
+        # and it is emptied only when asked, once, before any test (or worker) starts.
         environ.setdefault("WORDFALL_TEST_RUN", secrets.token_hex(4))
+        environ.pop(OWNED_REDIS, None)
+        if environ.get("TEST_REDIS_FLUSH") == "1":
+            import redis
+
+            redis.Redis.from_url(environ["REDIS_URL"]).flushdb()
+
+
+def share_with_worker(environ: dict[str, str] | os._Environ, worker: str) -> None:
+    """Make a pytest-xdist worker's run its own on the main process's servers.
+
+    The database: pytest-django gives each worker a test database of its own
+    (``test_wordfall_gw0``, ...). Redis: worker n takes database 15 - n of a Redis the run
+    started (tests may use the low numbers for layers of their own), or, on someone
+    else's, a Celery queue and cache keys of its own. Pub/sub ignores the database
+    number, so the worker's live-event channels are named after its database, as the
+    settings' default names them after the database.
+    """
+    number = int(worker.removeprefix("gw"))
+    url = environ["REDIS_URL"]
+    if url == environ.get(OWNED_REDIS):
+        database = RedisServer.DATABASES - 1 - number
+        if database < RedisServer.DATABASES // 2:
+            raise ServiceError(f"at most {RedisServer.DATABASES // 2} workers share a Redis of the run")
+        environ["REDIS_URL"] = f"{url.rsplit('/', 1)[0]}/{database}"
+    else:
+        environ["WORDFALL_TEST_RUN"] = f"{environ.get('WORDFALL_TEST_RUN') or secrets.token_hex(4)}-{worker}"
+    name = environ["DATABASE_URL"].rsplit("/", 1)[-1].split("?", 1)[0]
+    environ["CHANNEL_LAYER_PREFIX"] = (
+        environ.get("CHANNEL_LAYER_PREFIX", f"wf.{name}.").removesuffix(".") + f"_{worker}."
+    )
 
 
 def stop_services() -> None:
@@ -418,6 +624,9 @@ if pytest is not None:
         """Choose the servers before pytest-django loads the settings (it does so in this hook)."""
         # The explicit switch to the test settings (config/settings.py reads it).
         os.environ["WORDFALL_TESTING"] = "1"
+        # A run stopped by SIGTERM or SIGINT (a CI timeout, Ctrl-C) first stops every server,
+        # worker, daphne and Celery process it started: none is left running on its own.
+        end_on_signals()
         try:
             choose_services()
         except ServiceError as exc:
@@ -447,6 +656,8 @@ def missing_programs() -> list[str]:
         missing.append("redis-server")
     if not os.path.exists(CHROMIUM):
         missing.append("chromium")
+    if not (shutil.which("pgbouncer") or os.path.exists("/usr/sbin/pgbouncer")):
+        missing.append("pgbouncer")
     return missing
 
 

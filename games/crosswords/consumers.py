@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from chat.rooms import crossword_room
 from games.consumers import TurnGameConsumer
 
 from .models import Game
@@ -10,4 +9,4 @@ from .models import Game
 
 class GameConsumer(TurnGameConsumer):
     game_model = Game
-    chat_room = staticmethod(crossword_room)
+    room_kind = "crossword"

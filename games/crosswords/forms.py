@@ -7,13 +7,15 @@ import re
 
 from django import forms
 
-from games.forms import TIME_CHOICES, SeatsForm, parse_move_count
+from games.engine import bot_ratings
+from games.forms import DAY, TIME_CHOICES, SeatsForm, cleaned_clock, clock_field, parse_move_count
 
-from .models import BotStrength, Variant
+from .models import BotStrength, Variant, pool_of
 
 __all__ = [
     "TIME_CHOICES",
     "NewGameForm",
+    "tournament_fields",
     "PlacementError",
     "PlayBotForm",
     "parse_move_count",
@@ -27,7 +29,32 @@ MAX_PLACEMENT_CHARS = 1000
 _LETTER = re.compile(r"[a-z]")
 
 
-BOT_CHOICES = [("", "None")] + list(BotStrength.choices)
+def bot_choices() -> list[tuple[str, str]]:
+    """The bot strengths with their ratings in each variant's pool
+    ("Expert (Word Grid 1713, Wordgame 1690)"; ``bot_ratings``)."""
+    choices = []
+    for value, label in BotStrength.choices:
+        rated = [(name, bot_ratings.rating(pool_of(variant), value)) for variant, name in Variant.choices]
+        shown = ", ".join(f"{name} {rating}" for name, rating in rated if rating is not None)
+        choices.append((value, f"{label} ({shown})" if shown else label))
+    return choices
+
+
+BOT_CHOICES = [("", "None")] + bot_choices()
+
+
+def tournament_fields(pool: str) -> dict[str, forms.Field]:
+    """What a tournament chooses for its games of a variant (``pool``): the time per move
+    and, for live games, a clock (the new-game form's choices)."""
+    return {
+        "seconds_per_move": forms.TypedChoiceField(
+            label="Time per move", coerce=int, initial=DAY, choices=TIME_CHOICES
+        ),
+        "clock": clock_field(
+            "Each player's total time for the game, shown live; the time runs out and the game is lost. "
+            "Live times per move only: a correspondence event keeps its days per move."
+        ),
+    }
 
 
 class PlayBotForm(forms.Form):
@@ -36,15 +63,22 @@ class PlayBotForm(forms.Form):
     prefix = "bot"  # the new-game page shows it beside NewGameForm, whose names it shares
 
     variant = forms.ChoiceField(choices=Variant.choices, initial=Variant.WORD_GRID)
-    strength = forms.ChoiceField(label="Bot", choices=BotStrength.choices, initial=BotStrength.CASUAL)
+    strength = forms.ChoiceField(label="Bot", choices=bot_choices(), initial=BotStrength.CASUAL)
     seconds_per_move = forms.TypedChoiceField(label="Time per move", coerce=int, initial=5 * 60, choices=TIME_CHOICES)
+    clock = clock_field()
+
+    def clean(self):
+        data = super().clean()
+        cleaned_clock(data)
+        return data
 
 
 class NewGameForm(SeatsForm):
     invitees_help = "Usernames, separated by commas or spaces (up to 3 for Word Grid, 1 for Wordgame)."
-    field_order = ["variant", "seconds_per_move", "invitees", "open_seats"]
+    field_order = ["variant", "seconds_per_move", "clock", "invitees", "open_seats"]
 
     variant = forms.ChoiceField(choices=Variant.choices, initial=Variant.WORD_GRID, widget=forms.RadioSelect)
+    clock = clock_field()
     ranked = forms.BooleanField(
         label="Ranked", required=False, help_text="Two players only: the result changes both ratings."
     )
@@ -75,6 +109,7 @@ class NewGameForm(SeatsForm):
             raise forms.ValidationError("Invite at least one player, choose a bot or open a seat in the lobby.")
         if not self.errors and self.bots and data.get("ranked"):
             raise forms.ValidationError("Games with bots are never ranked.")
+        cleaned_clock(data)
         return data
 
 

@@ -14,6 +14,7 @@ from django.db.models import Q
 from django.urls import reverse
 
 from games import models as turn_based
+from games.engine import crossword
 
 # The lobby vocabulary is every turn-based game's (games.models).
 from games.models import DAYS_PER_MOVE, LIVE_MINUTES_PER_MOVE, REMINDER_FRACTION, Status
@@ -40,19 +41,21 @@ class Variant(models.TextChoices):
     WORDGAME = "wordgame", "Wordgame"
 
 
+def pool_of(variant: str) -> str:
+    """The rating pool of a game of ``variant``: the engine's name of the variant."""
+    return crossword.variant_named(variant).name
+
+
 class Game(turn_based.TurnGame):
     """One crossword game (``games.models.TurnGame``) of a variant."""
 
-    group_prefix = "crossword"
+    game_kind = "crossword"
 
     variant = models.CharField(max_length=10, choices=Variant.choices)
     # A ranked open seek takes only players rated within rating_min..rating_max (either
     # may be open).
     rating_min = models.PositiveSmallIntegerField(null=True, blank=True)
     rating_max = models.PositiveSmallIntegerField(null=True, blank=True)
-    # When the bot to move is due to play (its queued task's time): the sweep moves a
-    # bot still waiting a grace period later (services.bots).
-    bot_due_at = models.DateTimeField(null=True, blank=True)
 
     class Meta(turn_based.TurnGame.Meta):
         constraints = [
@@ -65,6 +68,11 @@ class Game(turn_based.TurnGame):
 
     def get_absolute_url(self) -> str:
         return reverse("crosswords:game", args=[self.pk])
+
+    @property
+    def pool(self) -> str:
+        """The rating pool of the game (a casual game's too: its players' ratings there)."""
+        return pool_of(self.variant)
 
 
 class Seat(turn_based.GameSeat):
@@ -99,6 +107,7 @@ class BotStrength(models.TextChoices):
     CASUAL = "casual", "Casual"
     CLUB = "club", "Club"
     EXPERT = "expert", "Expert"
+    CHAMPION = "champion", "Champion"
 
 
 class Bot(models.Model):

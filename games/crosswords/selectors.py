@@ -11,16 +11,18 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property, lru_cache
 
-from django.db.models import F
+from django.db.models import F, OuterRef, Subquery
 from django.utils import timezone
 
-from games.engine import crossword
+from games import seating
+from games.engine import bot_ratings, crossword, gcg
 from games.engine import crossword_game as engine
 from games.engine.crossword import IllegalPlay
 from games.states import StateCache
-from lexicon.services import get_lexicon
+from lexicon.loading import get_lexicon
 
-from .models import Analysis, Game, Move, MoveKind, Seat, Status
+from .analysis_shown import for_viewer
+from .models import Analysis, Game, Move, MoveKind, Seat, Status, pool_of
 
 PREMIUM_LABELS = {"3W": "TW", "2W": "DW", "3L": "TL", "2L": "DL"}
 END_REASONS = {
@@ -56,8 +58,11 @@ def engine_state(game: Game, moves=None, *, rows_from=None) -> engine.Game:
         return state.apply(engine_move(move))
 
     if moves is None:
-        return STATES.latest(key, rows_from or _moves_from(game), new=new, step=step)
-    return STATES.state(key, moves, new=new, step=step)
+        state = STATES.latest(key, rows_from or _moves_from(game), new=new, step=step, count=game.move_count)
+    else:
+        state = STATES.state(key, moves, new=new, step=step)
+    # A clocked game's overtime penalties count in its final scores and places.
+    return seating.penalised(game, state)
 
 
 def _moves_from(game: Game, read: list | None = None, start: int = 0):
@@ -89,8 +94,11 @@ def _state_key(game: Game) -> tuple:
 
 
 def remember_state(game: Game, state: engine.Game, last: Move) -> None:
-    """Keep ``state``, the game right after the stored move ``last``, for later requests."""
-    STATES.remember(_state_key(game), last.number + 1, last.pk, state)
+    """Keep ``state``, the game right after the stored move ``last``, for later requests,
+    and the move list with ``last`` in it (the page drawn next reads no stored move)."""
+    key = _state_key(game)
+    STATES.remember(key, last.number + 1, last.pk, state)
+    HISTORY.advance(key, last, last.number, step=_recorded)
 
 
 def replay_state(game: Game) -> engine.Game:
@@ -103,6 +111,36 @@ def replay_state(game: Game) -> engine.Game:
         lexicon(game),
         game.game_number,
     )
+
+
+def game_record(game: Game) -> gcg.Record | None:
+    """A finished game as a GCG record (racks are private while it is played): None
+    before it is over."""
+    if game.status != Status.FINISHED:
+        return None
+    seats = sorted(game.seats.select_related("user"), key=lambda seat: seat.index)
+    return gcg.record_of(
+        crossword.variant_named(game.variant),
+        game.seed,
+        [engine_move(m) for m in game.moves.order_by("number")],
+        lexicon(game),
+        players=[(seat.user.username, seat.user.shown_name) for seat in seats],
+        game_number=game.game_number,
+        lexicon_name=game.lexicon_code,
+        title=str(game),
+        game_id=f"wordfall {game.pk}",
+        time_penalties=game.clock.penalties(game.clock_left) if game.clock and game.clock_left else (),
+    )
+
+
+def game_gcg(game_id: int) -> tuple[str, str] | None:
+    """The finished game ``game_id`` as GCG text and a file name for it; None if there is
+    no such finished game."""
+    game = Game.objects.filter(pk=game_id).first()
+    record = game and game_record(game)
+    if record is None:
+        return None
+    return gcg.write(record), f"{game.variant}-{game.pk}.gcg"
 
 
 STATES = StateCache()
@@ -155,7 +193,11 @@ def _recorded(history: History, move: Move) -> History:
 def _history(game: Game, rows_from) -> History:
     rack_size = crossword.variant_named(game.variant).rack_size
     return HISTORY.latest(
-        _state_key(game), rows_from, new=lambda: History(crossword.Board.empty(), rack_size=rack_size), step=_recorded
+        _state_key(game),
+        rows_from,
+        new=lambda: History(crossword.Board.empty(), rack_size=rack_size),
+        step=_recorded,
+        count=game.move_count,
     )
 
 
@@ -169,23 +211,8 @@ def letter_value(game: Game, tile: str) -> int:
 
 
 def result_text(game: Game, state: engine.Game, seats: dict[int, Seat]) -> str:
-    """ "ann wins (312–280)" or "a draw between …", with why the game ended.
-
-    Scores are listed in the order of the places, so a winner who is behind on points
-    because the others left is not shown with the leader's score.
-    """
-    winners = state.winners()
-    names = [seats[s].user.shown_name for s in winners]
-    line = "–".join(str(score) for _, score, _ in state.standings())
-    why = END_REASONS.get(state.end_reason, state.end_reason or "")
-    gone = [f"{seats[s].user.shown_name} {seats[s].left}" for s in state.left_order if seats[s].user and seats[s].left]
-    if state.end_reason == engine.LAST_SEAT and gone:
-        why = " and ".join(gone)
-    if len(winners) > 1:
-        text = f"a draw between {' and '.join(names)} ({line})"
-    else:
-        text = f"{names[0]} wins ({line})"
-    return f"{text}; the game ended because {why}." if why else text + "."
+    """ "ann wins (312–280)" or "a draw between …", with why the game ended."""
+    return seating.result_text(state, seats, END_REASONS)
 
 
 # -- lists ------------------------------------------------------------------------
@@ -209,7 +236,7 @@ class GameRow:
 
     @property
     def opponents(self) -> str:
-        names = [s.user.shown_name if s.user else "open seat" for s in self.seats if s is not self.my_seat]
+        names = [s.user.name_and_username if s.user else "open seat" for s in self.seats if s is not self.my_seat]
         return ", ".join(names)
 
 
@@ -280,6 +307,8 @@ class SeatView:
     tiles_on_rack: int = 0
     adjustment: int | None = None
     tiles_left: str = ""  # the rack at the end of a finished game (public by then)
+    clock: seating.ClockFace | None = None  # in a clocked game
+    bot_rating: int | None = None  # a bot's rating in the game's pool (``bot_ratings``)
 
 
 @dataclass
@@ -332,6 +361,7 @@ class GameView:
     swap_reason: str = ""
     deadline: datetime | None = None
     seconds_left: int | None = None
+    clocks: list[seating.ClockFace] = field(default_factory=list)  # a clocked game's, by seat
     result: str = ""
     winners: list[str] = field(default_factory=list)
     rematch: Game | None = None
@@ -405,82 +435,148 @@ def describe_move(move: Move, board: crossword.Board | None = None) -> tuple[str
 
 
 def game_view(*, game: Game, viewer) -> GameView:
-    """Everything the game page shows to ``viewer`` (a player of the game or a watcher)."""
-    seats = list(game.seats.select_related("user").order_by("index"))
+    """Everything the game page shows to ``viewer`` (a player of the game or a watcher),
+    built panel by panel: the seats, the invitation, then once the game has started the
+    board, the rack and unseen tiles, the move list, and the turn's controls or the result."""
+    seats = list(game.seats.select_related("user", "user__crossword_bot").order_by("index"))
     started = game.status in (Status.ACTIVE, Status.FINISHED)
-    state = history = None
-    if started:
-        # One query for the moves since the kept state and history (usually the last one
-        # or two), so the page costs the same at move 60 as at move 2.
-        key = _state_key(game)
-        start = max(0, min(STATES.kept_count(key), HISTORY.kept_count(key)) - 1)
-        read = list(game.moves.filter(number__gte=start).order_by("number"))
-        rows_from = _moves_from(game, read, start)
-        state = engine_state(game, rows_from=rows_from)
-        history = _history(game, rows_from)
+    state, history = _state_and_history(game) if started else (None, None)
     viewer_id = getattr(viewer, "pk", None)
-    views = []
-    for seat in seats:
-        views.append(
-            SeatView(
-                index=seat.index,
-                user=seat.user,
-                name=seat.user.shown_name if seat.user else "Open seat",
-                score=seat.score,
-                accepted=seat.accepted,
-                left=seat.left,
-                place=seat.place,
-                to_move=game.status == Status.ACTIVE and game.to_move == seat.index,
-                is_me=seat.user_id is not None and seat.user_id == viewer_id,
-                tiles_on_rack=len(state.racks[seat.index]) if state else 0,
-                adjustment=(state.adjustments[seat.index] if state and state.is_over and state.adjustments else None),
-                tiles_left=(state.racks[seat.index] if state and state.is_over else ""),
-            )
-        )
+    views = [_seat_view(game, seat, state, viewer_id) for seat in seats]
     me = next((v for v in views if v.is_me), None)
-    view = GameView(game=game, seats=views, me=me, started=started)
-    view.invited = game.status == Status.WAITING and me is not None and not me.accepted
-    view.can_join = (
-        game.status == Status.WAITING
-        and me is None
-        and game.is_open_seek
-        and viewer_id is not None
-        and any(s.user_id is None for s in seats)
+    panels = _invitation_panel(game, seats, me, viewer_id)
+    if state is not None:
+        names = {s.index: v.name for s, v in zip(seats, views)}
+        rack = _rack_panel(game, state, me)
+        panels |= _board_panel(state, history) | rack | _history_panel(history, names) | _clock_panel(game, views)
+        if game.status == Status.ACTIVE:
+            panels |= _controls_panel(game, state, me, rack["rack"])
+        else:
+            panels |= _result_panel(game, state, seats, names)
+    return GameView(game=game, seats=views, me=me, started=started, **panels)
+
+
+def _state_and_history(game: Game) -> tuple[engine.Game, History]:
+    """The engine state and the move list of a started game, from one query for the moves
+    since the kept state and history (usually the last one or two; none when both have
+    seen every move), so the page costs the same at move 60 as at move 2."""
+    key = _state_key(game)
+    kept = min(STATES.kept_count(key), HISTORY.kept_count(key))
+    start = max(0, kept - 1)
+    # None: read when asked, and never once both kept states have seen every stored move.
+    read = list(game.moves.filter(number__gte=start).order_by("number")) if kept != game.move_count else None
+    rows_from = _moves_from(game, read, start)
+    return engine_state(game, rows_from=rows_from), _history(game, rows_from)
+
+
+def _seat_view(game: Game, seat: Seat, state: engine.Game | None, viewer_id) -> SeatView:
+    """One seat on the scoreboard; a finished game's racks and end adjustments are public."""
+    over = state is not None and state.is_over
+    return SeatView(
+        index=seat.index,
+        user=seat.user,
+        name=seat.user.name_and_username if seat.user else "Open seat",
+        score=seat.score,
+        accepted=seat.accepted,
+        left=seat.left,
+        place=seat.place,
+        to_move=game.status == Status.ACTIVE and game.to_move == seat.index,
+        is_me=seat.user_id is not None and seat.user_id == viewer_id,
+        tiles_on_rack=len(state.racks[seat.index]) if state else 0,
+        adjustment=state.adjustments[seat.index] if over and state.adjustments else None,
+        tiles_left=state.racks[seat.index] if over else "",
+        bot_rating=_bot_rating(seat.user),
     )
-    if state is None:
-        return view
-    view.board, view.last_play = state.board, history.last_play
-    view.bag_count = len(state.bag)
+
+
+def _bot_rating(user) -> int | None:
+    """The rating of a bot account in the pool of the variant it plays; None for a person."""
+    if user is None or not user.is_bot:
+        return None
+    bot = getattr(user, "crossword_bot", None)
+    return None if bot is None else bot_ratings.rating(pool_of(bot.variant), bot.strength)
+
+
+def _invitation_panel(game: Game, seats: list[Seat], me: SeatView | None, viewer_id) -> dict:
+    """While the game waits for its seats: whether the viewer is invited or may join."""
+    waiting = game.status == Status.WAITING
+    return {
+        "invited": waiting and me is not None and not me.accepted,
+        "can_join": (
+            waiting
+            and me is None
+            and game.is_open_seek
+            and viewer_id is not None
+            and any(s.user_id is None for s in seats)
+        ),
+    }
+
+
+def _board_panel(state: engine.Game, history: History) -> dict:
+    return {"board": state.board, "last_play": history.last_play}
+
+
+def _rack_panel(game: Game, state: engine.Game, me: SeatView | None) -> dict:
+    """The viewer's rack (a player still in the game), the bag's count and the unseen
+    tiles: from a player's seat the bag and the opponents' racks, for a watcher every
+    tile not on the board."""
+    rack = []
     if me is not None and state.in_play[me.index]:
-        view.rack = [(t, letter_value(game, t)) for t in state.racks[me.index]]
+        rack = [(t, letter_value(game, t)) for t in state.racks[me.index]]
         unseen = state.unseen(me.index)
     else:
         unseen = "".join(sorted(state.bag + tuple("".join(state.racks))))
     counts = Counter(unseen)
-    view.unseen = sorted(counts.items(), key=lambda kv: (kv[0] == "?", kv[0]))
-    view.unseen_total = len(unseen)
-    names = {s.index: v.name for s, v in zip(seats, views)}
-    view.history = [
+    return {
+        "rack": rack,
+        "bag_count": len(state.bag),
+        "unseen": sorted(counts.items(), key=lambda kv: (kv[0] == "?", kv[0])),
+        "unseen_total": len(unseen),
+    }
+
+
+def _history_panel(history: History, names: dict[int, str]) -> dict:
+    lines = [
         HistoryLine(r.number, names[r.seat], r.kind, r.text, r.score, [list(w) for w in r.words], r.all_tiles)
         for r in history.records
     ]
-    if game.status == Status.ACTIVE:
-        view.my_turn = me is not None and game.to_move == me.index
-        if view.my_turn and state.to_move == me.index:
-            view.pass_ends_game = state.apply(engine.Move.pass_(me.index)).is_over
-        view.deadline = game.deadline
-        view.seconds_left = max(0, int((game.deadline - timezone.now()).total_seconds()))
-        view.offered = _offered(state.board)
-        view.swap_limit = min(len(state.bag), len(view.rack))
-        if not state.bag:
-            view.swap_reason = "The bag is empty: no swaps."
-        elif not view.my_turn:
-            view.swap_reason = "Not your turn."
-    else:
-        view.result = result_text(game, state, {s.index: s for s in seats})
-        view.winners = [names[s] for s in state.winners()]
-        view.rematch = Game.objects.filter(rematch_of=game).first()
-    return view
+    return {"history": lines}
+
+
+def _controls_panel(game: Game, state: engine.Game, me: SeatView | None, rack: list) -> dict:
+    """A game in play: whose turn, the clock, the squares offered for a first tile, and
+    what a pass or a swap would do now."""
+    my_turn = me is not None and game.to_move == me.index
+    swap_reason = ""
+    if not state.bag:
+        swap_reason = "The bag is empty: no swaps."
+    elif not my_turn:
+        swap_reason = "Not your turn."
+    return {
+        "my_turn": my_turn,
+        "pass_ends_game": my_turn and state.to_move == me.index and state.apply(engine.Move.pass_(me.index)).is_over,
+        "deadline": game.deadline,
+        "seconds_left": max(0, int((game.deadline - timezone.now()).total_seconds())),
+        "offered": _offered(state.board),
+        "swap_limit": min(len(state.bag), len(rack)),
+        "swap_reason": swap_reason,
+    }
+
+
+def _result_panel(game: Game, state: engine.Game, seats: list[Seat], names: dict[int, str]) -> dict:
+    return {
+        "result": result_text(game, state, {s.index: s for s in seats}),
+        "winners": [names[s] for s in state.winners()],
+        "rematch": Game.objects.filter(rematch_of=game).first(),
+    }
+
+
+def _clock_panel(game: Game, views: list[SeatView]) -> dict:
+    """A clocked game's clocks as of now, by seat; each seat's view holds its own."""
+    faces = seating.clock_faces(game, timezone.now())
+    for view, face in zip(views, faces):
+        view.clock = face
+    return {"clocks": faces}
 
 
 @lru_cache(maxsize=256)
@@ -509,14 +605,25 @@ def board_squares(variant: str, board: crossword.Board, last: frozenset = frozen
     return rows
 
 
+def game_seen_by(game_id: int, player) -> Game | None:
+    """The game ``game_id`` with ``player``'s seat index as ``player_seat`` (None when not
+    seated), read in one query (a preview is sent on every tile placed); None if no such game."""
+    seat = Seat.objects.filter(game=OuterRef("pk"), user=player).values("index")[:1]
+    return Game.objects.filter(pk=game_id).annotate(player_seat=Subquery(seat)).first()
+
+
 def preview(*, game: Game, player, placement, move_count: int | None = None) -> dict:
     """What Submit would do with ``placement``: the score and words, or why not.
 
-    Also returns the squares offered for the next tile (RULES §3). Read-only.
+    Also returns the squares offered for the next tile (RULES §3). Read-only. ``game``
+    from ``game_seen_by`` brings the player's seat with it.
     """
     if game.status != Status.ACTIVE:
         return {"legal": False, "reason": "This game is not in progress.", "offered": []}
-    seat = game.seats.filter(user=player).values_list("index", flat=True).first()
+    if hasattr(game, "player_seat"):
+        seat = game.player_seat
+    else:
+        seat = game.seats.filter(user=player).values_list("index", flat=True).first()
     if seat is None:
         return {"legal": False, "reason": "You are not playing in this game.", "offered": []}
     if move_count is not None and move_count != game.move_count:
@@ -556,7 +663,7 @@ def replay_frames(*, game: Game, viewer=None) -> list[dict]:
         if move.kind == MoveKind.PLACE:
             board = board.with_tiles(move.placement)
         scores[move.seat] += move.score
-        name = seats[move.seat].user.shown_name if seats[move.seat].user else "?"
+        name = seats[move.seat].user.name_and_username if seats[move.seat].user else "?"
         _, text = describe_move(move, board)
         frames.append(
             {
@@ -571,10 +678,18 @@ def replay_frames(*, game: Game, viewer=None) -> list[dict]:
         frames[-1]["text"] += " — final scores after end adjustments"
         analysis = Analysis.objects.filter(game=game).first()
         if analysis is not None:
-            from .services.analysis import for_viewer
-
             for row in for_viewer(analysis.moves, analysis.summary, viewer)[0]:
-                frames[row["number"] + 1]["analysis"] = row
+                # Each alternative's tiles with their values, to be drawn on the board.
+                best = [
+                    {
+                        **alt,
+                        "placement": [
+                            [r, c, ch, b, 0 if b else letter_value(game, ch)] for r, c, ch, b in alt["placement"]
+                        ],
+                    }
+                    for alt in row["best"]
+                ]
+                frames[row["number"] + 1]["analysis"] = {**row, "best": best}
     return frames
 
 
@@ -589,15 +704,13 @@ class AnalysisSummary:
 def analysis_summary(*, game: Game, viewer=None) -> list[AnalysisSummary] | None:
     """Per player: moves analysed, average equity loss, best move missed (as ``viewer``
     may see it); None until the analysis of a finished game is written."""
-    from .services.analysis import for_viewer
-
     analysis = Analysis.objects.filter(game=game).first()
     if analysis is None:
         return None
     seats = {s.index: s for s in game.seats.select_related("user")}
     return [
         AnalysisSummary(
-            name=seats[row["seat"]].user.shown_name if seats[row["seat"]].user else "?",
+            name=seats[row["seat"]].user.name_and_username if seats[row["seat"]].user else "?",
             moves=row["moves"],
             average_equity_loss=row["average_equity_loss"],
             best_missed=row["best_missed"],

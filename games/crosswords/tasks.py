@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from .services import deadlines
+from .services import analysis, bots, deadlines, moves
 
 
 @shared_task
@@ -22,30 +22,22 @@ def sweep_deadlines() -> dict:
 @shared_task
 def forfeit_if_overdue(game_id: int) -> bool:
     """Queued for a short (live) deadline: forfeit the player to move if it has passed."""
-    from .services.moves import game_forfeit
-
-    return game_forfeit(game_id=game_id) is not None
+    return moves.game_forfeit(game_id=game_id) is not None
 
 
 @shared_task(acks_late=True)
 def bot_move(game_id: int, move_count: int) -> bool:
     """A bot's turn at ``move_count``; does nothing if the game has moved on (idempotent)."""
-    from .services.bots import bot_turn
-
-    return bot_turn(game_id=game_id, move_count=move_count) is not None
+    return bots.bot_turn(game_id=game_id, move_count=move_count) is not None
 
 
 @shared_task
 def sweep_bots() -> int:
     """Move bots whose turn task was lost (worker down, broker restarted)."""
-    from .services.bots import bots_sweep
-
-    return bots_sweep()
+    return bots.bots_sweep()
 
 
 @shared_task(acks_late=True)
 def analyse_game(game_id: int) -> bool:
     """Analyse a finished game once; a second run finds the analysis and does nothing."""
-    from .services.analysis import game_analyse
-
-    return game_analyse(game_id=game_id) is not None
+    return analysis.game_analyse(game_id=game_id) is not None

@@ -9,4 +9,5 @@ urlpatterns = [
     path("new/", views.new_game, name="new"),
     path("bot/", views.play_bot, name="play_bot"),
     *game_paths(views),
+    path("<int:pk>/gcg/", views.gcg, name="gcg"),
 ]

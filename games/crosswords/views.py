@@ -10,11 +10,12 @@ from __future__ import annotations
 from functools import partial
 
 from django.contrib.auth.decorators import login_required
-from django.http import JsonResponse
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.response import TemplateResponse
 from django.views.decorators.http import require_GET, require_POST
 
+from config.throttle import heavy_page
 from games import views as shared
 
 from . import selectors, services
@@ -35,6 +36,7 @@ def new_game(request):
                 variant=data["variant"],
                 seconds_per_move=data["seconds_per_move"],
                 bots=form.bots,
+                clock=data["clock"],
                 **seats,
             )
         return services.game_create(
@@ -44,6 +46,7 @@ def new_game(request):
             ranked=data["ranked"],
             rating_min=data["rating_min"],
             rating_max=data["rating_max"],
+            clock=data["clock"],
             **seats,
         )
 
@@ -63,6 +66,7 @@ def play_bot(request):
             variant=data["variant"],
             seconds_per_move=data["seconds_per_move"],
             bots=[data["strength"]],
+            clock=data["clock"],
         )
 
     return shared.created(request, form, create) or render(
@@ -94,7 +98,9 @@ def _moved(request, move, **fields):
 @login_required
 @require_POST
 def preview(request, pk: int):
-    game = get_object_or_404(Game, pk=pk)
+    game = selectors.game_seen_by(pk, request.user)
+    if game is None:
+        raise Http404("No such game.")
     raw = request.POST.get("placement") or "[]"
     try:
         placement = parse_placement(raw) if raw != "[]" else []
@@ -151,5 +157,17 @@ accept, decline, cancel, rematch = shared.lobby_views(services, page="crosswords
 
 @login_required
 @require_GET
+@heavy_page(json=True)
 def replay(request, pk: int):
     return shared.replay(Game, pk, lambda game: selectors.replay_frames(game=game, viewer=request.user))
+
+
+@login_required
+@require_GET
+@heavy_page()
+def gcg(request, pk: int):
+    """A finished game's record as a GCG file (Quackle, Macondo and Woogles read it)."""
+    found = selectors.game_gcg(pk)
+    if found is None:
+        raise Http404("No finished game by that number.")
+    return shared.download(*found, content_type="text/plain; charset=utf-8")

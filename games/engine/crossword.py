@@ -556,6 +556,9 @@ def is_legal(board: Board, placement: Iterable[Sequence], variant: Variant, lexi
     return True
 
 
+_REACH = 7  # how far from a board tile, along its row or column, a turn's first tile may go
+
+
 def offered_squares(board: Board, pending: Iterable[Sequence]) -> frozenset[tuple[int, int]]:
     """Squares offered for the next tile of a turn (RULES §3, "Squares offered").
 
@@ -573,12 +576,20 @@ def offered_squares(board: Board, pending: Iterable[Sequence]) -> frozenset[tupl
         if board.is_empty:
             row, col = CENTRE
             return frozenset([(row, c) for c in range(SIZE)] + [(r, col) for r in range(SIZE)])
+        # Per line (a row, then a column): an empty square is offered when the 7 squares
+        # either side of it along the line hold a tile. One pass over the 225 squares
+        # twice, whatever the number of tiles (a board at move 60 costs what one at move 2 does).
+        cells = board.cells
         offered = set()
-        for r, c, _, _ in board.tiles():
-            for step in range(1, 8):
-                for rr, cc in ((r, c - step), (r, c + step), (r - step, c), (r + step, c)):
-                    if 0 <= rr < SIZE and 0 <= cc < SIZE and free(rr, cc):
-                        offered.add((rr, cc))
+        for line in range(SIZE):
+            row = cells[line * SIZE : (line + 1) * SIZE]
+            column = cells[line::SIZE]
+            for at in range(SIZE):
+                low, high = max(0, at - _REACH), at + _REACH + 1
+                if row[at] == _EMPTY and row[low:high].strip(_EMPTY):
+                    offered.add((line, at))
+                if column[at] == _EMPTY and column[low:high].strip(_EMPTY):
+                    offered.add((at, line))
         return frozenset(offered)
     rows = {r for r, _ in taken}
     cols = {c for _, c in taken}
@@ -615,9 +626,8 @@ _GAME_NAMES = frozenset(
 
 
 def __getattr__(name: str):
-    # Imported lazily because crossword_game itself imports this module.
     if name in _GAME_NAMES:
-        from games.engine import crossword_game
+        from games.engine import crossword_game  # here, not at the top: crossword_game imports this module
 
         return getattr(crossword_game, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

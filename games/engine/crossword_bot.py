@@ -22,6 +22,17 @@ Strengths (``STRENGTHS``; ``greedy`` is a yardstick for measuring the others):
   square for a big reply); when the bag is empty and one opponent is left, it knows
   that opponent's rack (the unseen tiles) and looks one reply ahead: it prefers going
   out and blocks big replies.
+* ``champion`` simulates: for its best candidates by the expert's equity (and the best
+  swap) it plays the game on, round after round, from a seeded shuffle of the unseen
+  tiles: the next player's rack and the bag's order. After each candidate (and our
+  refill from that bag) the next player answers with their best play by equity (their
+  leave counts), then we make our best play by equity from the refilled rack; the
+  candidate's value is the spread over those plies plus the leave we end on, averaged
+  over the rounds (Monte Carlo simulation two plies deep, as the strongest crossword
+  programs play). Every candidate meets the same rounds, and those clearly behind the
+  leader are dropped as rounds come in. Its effort is a count of move searches
+  (``CHAMPION_BUDGET``), so a game replays exactly; the worker may also pass
+  ``out_of_time`` to stop early. With the bag empty it plays like the expert.
 * ``greedy`` plays the highest score, nothing else.
 
 A bot only reads what its seat may see: the board, its rack, the bag's size and the
@@ -31,9 +42,10 @@ unseen tiles (bag and other racks together). Randomness comes only from the
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 
 from games.engine import leaves, movegen
@@ -41,7 +53,7 @@ from games.engine.crossword import Board, Play, Variant
 from games.engine.crossword_game import Game, Move
 from games.engine.tiles import BLANK
 
-STRENGTHS = ("beginner", "casual", "club", "expert")
+STRENGTHS = ("beginner", "casual", "club", "expert", "champion")
 BOT_NAMES = (*STRENGTHS, "greedy")
 
 # Zipf values (wordfreq) below which a word is unknown to a bot of that strength.
@@ -63,6 +75,18 @@ REPLY_WEIGHT = 1.0
 # Endgame look-ahead: how many of our plays, and of the opponent's replies, to weigh.
 ENDGAME_CANDIDATES = 12
 ENDGAME_REPLIES = 8
+# The champion simulates its best CHAMPION_CANDIDATES moves within CHAMPION_WITHIN
+# equity of the best, CHAMPION_PLIES plies deep (the next player's answer, then our own
+# next move), spending at most CHAMPION_BUDGET move searches; after
+# CHAMPION_MIN_ROUNDS rounds a candidate whose mean paired difference with the leader
+# is below zero by CHAMPION_PRUNE_Z standard errors is dropped.
+CHAMPION_CANDIDATES = 10
+CHAMPION_WITHIN = 12.0
+CHAMPION_PLIES = 2
+CHAMPION_BUDGET = 400
+CHAMPION_MIN_ROUNDS = 8
+CHAMPION_MAX_ROUNDS = 1000
+CHAMPION_PRUNE_Z = 2.0
 
 
 @dataclass(frozen=True)
@@ -111,11 +135,15 @@ def choose(
     *,
     frequency: Callable[[str], float] | None = None,
     leave_table: leaves.LeaveTable | None = None,
+    budget: int | None = None,
+    out_of_time: Callable[[], bool] | None = None,
 ) -> Move:
     """The move a bot of ``strength`` makes in ``position``.
 
     ``frequency`` (word -> Zipf value) is needed by beginner and casual; without it every
-    word counts as known. ``leave_table`` overrides the expert's learned table.
+    word counts as known. ``leave_table`` overrides the learned table of the expert and
+    the champion; ``budget`` (move searches) and ``out_of_time`` bound the champion's
+    simulation.
     """
     if strength == "greedy":
         return _greedy(position)
@@ -128,6 +156,9 @@ def choose(
     if strength == "expert":
         table = leave_table or leaves.learned(position.variant.name)
         return _by_equity(position, table, look_ahead=True, rng=rng)
+    if strength == "champion":
+        table = leave_table or leaves.learned(position.variant.name)
+        return _champion(position, table, rng, CHAMPION_BUDGET if budget is None else budget, out_of_time)
     raise ValueError(f"unknown bot strength: {strength!r}")
 
 
@@ -341,3 +372,176 @@ def _endgame(position: Position, opponent: str) -> Move:
     if pass_value > best_value:
         return Move.pass_(position.seat)
     return best_move
+
+
+# -- the champion: simulation -----------------------------------------------------------
+
+
+@dataclass
+class Candidate:
+    """A move the champion simulates: its static equity and what each round gave it.
+
+    ``score`` is the points the move makes, ``kept`` the rack tiles it keeps and
+    ``given`` the tiles a swap puts back in the bag.
+    """
+
+    move: Move
+    static: float  # score + our leave's value
+    board: Board
+    values: list[float] = field(default_factory=list)
+    score: int = 0
+    kept: str = ""
+    given: str = ""
+
+    @property
+    def mean(self) -> float:
+        return sum(self.values) / len(self.values) if self.values else self.static
+
+
+def champion_candidates(position: Position, leave_value, budget: int | None = None) -> list[Candidate]:
+    """The plays, and the best swap, worth simulating: best static equity first.
+
+    A small ``budget`` takes fewer plays, so that each still meets CHAMPION_MIN_ROUNDS
+    rounds: more candidates on too few rounds would pick by the draws' noise.
+    """
+    count = CHAMPION_CANDIDATES
+    if budget is not None:
+        count = max(2, min(count, budget // (CHAMPION_PLIES * CHAMPION_MIN_ROUNDS) - 1))
+    plays = ranked(position, leave_value, count)
+    found = []
+    if plays:
+        top = plays[0].equity
+        found = [
+            Candidate(
+                _place(position, play),
+                play.equity,
+                position.board.with_tiles(play.placement),
+                score=play.score,
+                kept=play.leave,
+            )
+            for play in plays
+            if play.equity >= top - CHAMPION_WITHIN
+        ]
+    swap = best_swap(position, leave_function(position, leave_value))
+    if swap is not None and (not found or swap[0] >= found[0].static - CHAMPION_WITHIN):
+        value, given = swap
+        kept = leave_of_tiles(position.rack, given)
+        found.append(Candidate(Move.swap(position.seat, given), value, position.board, kept=kept, given=given))
+    return found
+
+
+def _champion(position: Position, leave_value, rng: random.Random, budget: int, out_of_time) -> Move:
+    if position.bag_size == 0:
+        # Nothing left to draw: the expert's look-ahead is exact (one opponent) or as good.
+        return _by_equity(position, leave_value, look_ahead=True, rng=rng)
+    pool = champion_candidates(position, leave_value, budget)
+    if not pool:
+        return _no_play(position)
+    if len(pool) > 1:
+        simulate(position, pool, leave_value, rng, budget, out_of_time)
+    return max(pool, key=lambda candidate: (candidate.mean, candidate.static)).move
+
+
+def simulate(position: Position, pool: list[Candidate], leave_value, rng: random.Random, budget: int, out_of_time=None):
+    """Play each candidate on two plies, round after round, and note what it came to.
+
+    A round shuffles the unseen tiles (seeded): the next player's rack is the first
+    rack's worth, the rest is the bag in drawing order. Every candidate meets the same
+    round (``continuation``). Rounds go on until ``budget`` move searches are spent
+    (``CHAMPION_PLIES`` a candidate a round), one candidate is left, or
+    ``out_of_time()`` says so (asked between rounds). Returns the searches spent.
+    """
+    unseen = position.unseen
+    size = min(position.variant.rack_size, len(unseen))
+    alive, spent = list(pool), 0
+    for rounds in range(1, CHAMPION_MAX_ROUNDS + 1):
+        if len(alive) < 2 or spent + CHAMPION_PLIES * len(alive) > budget:
+            break
+        if out_of_time is not None and out_of_time():
+            break
+        order = rng.sample(unseen, len(unseen))
+        rack, bag = "".join(sorted(order[:size])), order[size:]
+        for candidate in alive:
+            candidate.values.append(continuation(position, candidate, rack, bag, leave_value))
+        spent += CHAMPION_PLIES * len(alive)
+        if rounds >= CHAMPION_MIN_ROUNDS:
+            alive = _still_in_contention(alive)
+    return spent
+
+
+def continuation(position: Position, candidate: Candidate, rack: str, bag: list[str], leave_value) -> float:
+    """What ``candidate`` comes to when the next player holds ``rack`` and the bag
+    draws in the order ``bag``: the spread over the next plies plus the leave we end on.
+
+    We play the candidate and refill from the bag; the next player answers with their
+    best play by equity (score + their leave's value, as the bag then stands) and
+    refills; then we play our best by equity from our refilled rack (with
+    ``CHAMPION_PLIES`` = 2). The value is our points less theirs, plus the value of the
+    tiles we keep at the end. A play that goes out with the bag empty ends the game:
+    the player going out gains the other's tiles and the other loses them.
+    """
+    variant, lexicon = position.variant, position.lexicon
+    bag = list(bag)
+    ours = _refill(candidate.kept, bag, variant.rack_size)
+    bag.extend(candidate.given)  # a swap's tiles go back once the new ones are drawn
+    board, theirs, spread = candidate.board, rack, float(candidate.score)
+    kept = ours
+    for ply in range(CHAMPION_PLIES):
+        mover, other = (theirs, ours) if ply % 2 == 0 else (ours, theirs)
+        value = _simulated_leave(position, leave_value, len(bag), other)
+        play = movegen.best(board, mover, variant, lexicon, leave_value=value)
+        sign = -1.0 if ply % 2 == 0 else 1.0
+        if play is None:
+            kept = mover
+            continue
+        spread += sign * play.score
+        board = board.with_tiles(play.placement)
+        kept = play.leave
+        if not kept and not bag:
+            return spread + sign * 2 * position.tiles_value(other)
+        refilled = _refill(kept, bag, variant.rack_size)
+        if ply % 2 == 0:
+            theirs = refilled
+        else:
+            ours = refilled
+    if CHAMPION_PLIES % 2:
+        kept = ours  # the opponent moved last: our whole rack is what we keep
+    return spread + _simulated_leave(position, leave_value, len(bag), theirs)(kept)
+
+
+def _refill(kept: str, bag: list[str], rack_size: int) -> str:
+    """``kept`` and tiles drawn from the front of ``bag`` (taken out of it) up to a rack."""
+    count = min(rack_size - len(kept), len(bag))
+    drawn = bag[:count]
+    del bag[:count]
+    return "".join(sorted(kept + "".join(drawn)))
+
+
+def _simulated_leave(position: Position, leave_value, bag_size: int, other: str) -> Callable[[str], float]:
+    """A leave's worth in a simulated position with ``bag_size`` tiles to draw and the
+    other player holding ``other``: as ``leave_function`` weighs it in a real one."""
+    if bag_size == 0:
+        out_bonus = 2 * position.tiles_value(other)
+
+        def endgame(leave: str) -> float:
+            return out_bonus if not leave else -2.0 * position.tiles_value(leave)
+
+        return endgame
+    weight = min(1.0, bag_size / position.variant.rack_size)
+    if weight == 1.0:
+        return leave_value
+    return lambda leave: weight * leave_value(leave)
+
+
+def _still_in_contention(alive: list[Candidate]) -> list[Candidate]:
+    """The leader, and every candidate not clearly behind it on the same rounds."""
+    leader = max(alive, key=lambda candidate: candidate.mean)
+    kept = []
+    for candidate in alive:
+        differences = [mine - theirs for mine, theirs in zip(candidate.values, leader.values)]
+        n = len(differences)
+        mean = sum(differences) / n
+        spread = math.sqrt(sum((d - mean) ** 2 for d in differences) / (n - 1))
+        if candidate is leader or mean + CHAMPION_PRUNE_Z * spread / math.sqrt(n) >= 0:
+            kept.append(candidate)
+    return kept

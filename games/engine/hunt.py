@@ -18,6 +18,8 @@ from itertools import pairwise
 from types import MappingProxyType
 from typing import Protocol
 
+import cython
+
 from games.engine.tiles import CLASSIC_DICE, LETTER_VALUES, QU, RAMPAGE_BAG
 
 Square = tuple[int, int]
@@ -36,9 +38,12 @@ MAX_DRAWS = 1000  # a lexicon that never reaches MIN_WORDS is an error, not a ha
 
 
 class Lexicon(Protocol):
-    """The traversal part of ``lexicon.core.Lexicon`` that the solver walks."""
+    """The traversal part of ``lexicon.core.Lexicon`` that the solver walks (its
+    ``tables`` are the arrays it follows)."""
 
     root: object
+
+    def tables(self): ...
 
     def child(self, node: object, letter: str) -> object | None: ...
 
@@ -369,48 +374,115 @@ def solve(board: Board, lex: Lexicon, min_length: int = 3) -> dict[str, Path]:
     """
     faces = board._flat_faces
     squares = tuple(board.squares())
-    # Per square: (neighbour, its face, its first letter, its bit in the used mask, its
-    # (row, col)); paths are built from the ready-made pairs.
-    steps = tuple(
-        tuple((nxt, faces[nxt], faces[nxt][0], 1 << nxt, squares[nxt]) for nxt in neighbours)
-        for neighbours in board._neighbours
-    )
-    child = lex.child
-    letters = lex.letters
-    is_word = lex.is_word
-    found: dict[str, Path] = {}
+    # Per square: (neighbour, its face, its (row, col)).
+    steps = tuple(tuple((nxt, faces[nxt], squares[nxt]) for nxt in neighbours) for neighbours in board._neighbours)
+    solver = _Solver(lex.tables(), steps, min_length)
+    for start, face in enumerate(faces):
+        node = solver.follow(lex.root, face)
+        if node < 0:
+            continue
+        solver.trail.append(squares[start])
+        solver.spelled.append(face)
+        if len(face) >= min_length and node < solver.n_final:
+            solver.found.setdefault(face, (squares[start],))
+        solver.taken[start] = True
+        solver.walk(start, node, len(face))
+        solver.taken[start] = False
+        solver.trail.pop()
+        solver.spelled.pop()
+    return solver.found
 
-    def follow(node: object, face: str) -> object | None:
+
+@cython.cclass
+class _Solver:
+    """One solve's walk over the lexicon's arrays (``Lexicon.tables``). Compiled
+    (``make engine``), its steps are C functions over C ints; run as Python it is the
+    same walk."""
+
+    node_letters = cython.declare(tuple)
+    first = cython.declare(cython.uint[:])
+    targets = cython.declare(cython.uint[:])
+    n_final = cython.declare(cython.Py_ssize_t, visibility="readonly")
+    min_length = cython.declare(cython.Py_ssize_t)
+    steps = cython.declare(tuple)
+    found = cython.declare(dict, visibility="readonly")
+    # The squares taken, the path so far as (row, col)s and the faces it spells.
+    taken = cython.declare(list, visibility="readonly")
+    trail = cython.declare(list, visibility="readonly")
+    spelled = cython.declare(list, visibility="readonly")
+
+    def __init__(self, tables, steps: tuple, min_length: int) -> None:
+        self.node_letters, self.first, self.targets, self.n_final = (
+            tuple(tables.node_letters),
+            tables.first,
+            tables.targets,
+            tables.n_final,
+        )
+        self.steps, self.min_length = steps, min_length
+        self.found = {}
+        self.taken = [False] * len(steps)
+        self.trail, self.spelled = [], []
+
+    @cython.ccall
+    @cython.locals(node=cython.Py_ssize_t, face=str, i=cython.Py_ssize_t)
+    def follow(self, node, face) -> cython.Py_ssize_t:
+        """The node ``face``'s letters lead to from ``node``, or -1."""
         for letter in face:
-            node = child(node, letter)
-            if node is None:
-                return None
+            i = self.node_letters[node].find(letter)
+            if i < 0:
+                return -1
+            node = self.targets[self.first[node] + i]
         return node
 
-    def walk(index: int, node: object, word: str, path: Path, used: int) -> None:
-        continuing = letters(node)
+    @cython.ccall
+    @cython.returns(cython.void)
+    @cython.locals(
+        index=cython.Py_ssize_t,
+        node=cython.Py_ssize_t,
+        length=cython.Py_ssize_t,
+        after=cython.Py_ssize_t,
+        nxt=cython.Py_ssize_t,
+        longer=cython.Py_ssize_t,
+        i=cython.Py_ssize_t,
+        continuing=str,
+        face=str,
+        taken=list,
+        trail=list,
+        spelled=list,
+        step=tuple,
+    )
+    def walk(self, index, node, length):
+        continuing = self.node_letters[node]
         if not continuing:
             return
-        for nxt, face, first, bit, square in steps[index]:
+        taken, trail, spelled = self.taken, self.trail, self.spelled
+        for step in self.steps[index]:
+            nxt = step[0]
+            face = step[1]
             # Checking the letter in the node's short edge string is far cheaper than
             # asking the trie for a child that mostly does not exist.
-            if used & bit or first not in continuing:
+            if taken[nxt]:
                 continue
-            after = child(node, face) if len(face) == 1 else follow(node, face)
-            if after is not None:
-                longer = word + face
-                if is_word(after) and len(longer) >= min_length and longer not in found:
-                    found[longer] = path + (square,)
-                walk(nxt, after, longer, path + (square,), used | bit)
-
-    for start, face in enumerate(faces):
-        node = follow(lex.root, face)
-        if node is None:
-            continue
-        if len(face) >= min_length and is_word(node):
-            found.setdefault(face, (squares[start],))
-        walk(start, node, face, (squares[start],), 1 << start)
-    return found
+            i = continuing.find(face[0])
+            if i < 0:
+                continue
+            after = self.targets[self.first[node] + i]
+            if len(face) > 1:
+                after = self.follow(after, face[1:])
+                if after < 0:
+                    continue
+            longer = length + len(face)
+            trail.append(step[2])
+            spelled.append(face)
+            if after < self.n_final and longer >= self.min_length:
+                word = "".join(spelled)
+                if word not in self.found:
+                    self.found[word] = tuple(trail)
+            taken[nxt] = True
+            self.walk(nxt, after, longer)
+            taken[nxt] = False
+            trail.pop()
+            spelled.pop()
 
 
 # --------------------------------------------------------------------------- generation

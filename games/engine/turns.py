@@ -105,6 +105,7 @@ class SeatedGame:
     end_reason: str | None = None
     went_out: int | None = None
     adjustments: tuple[int, ...] = ()  # end-of-game changes already in ``scores``
+    time_penalties: tuple[int, ...] = ()  # a clocked game's overtime points, already in ``scores``
     lexicon: object = field(default=None, compare=False, repr=False)
 
     # -- reading ---------------------------------------------------------------------
@@ -264,6 +265,16 @@ class SeatedGame:
     def _settle_after_leaving(self):
         """A game that a seat's leaving decides otherwise than by the streak, or None."""
         return None
+
+    def with_time_penalties(self, penalties: tuple[int, ...]):
+        """The finished game with each seat's overtime ``penalties`` (``clock.penalties``)
+        taken off its score, replacing any taken before, so the places follow the
+        penalised scores; an unfinished game, or no penalty, stays as it is."""
+        if not self.is_over or tuple(penalties) == (self.time_penalties or (0,) * self.players):
+            return self
+        before = self.time_penalties or (0,) * self.players
+        scores = tuple(s + old - new for s, old, new in zip(self.scores, before, penalties))
+        return replace(self, scores=scores, time_penalties=tuple(penalties))
 
     def _finish(self, reason: str, went_out: int | None):
         """End-of-game adjustments: remaining tiles count against their holders, and a

@@ -1,5 +1,9 @@
 from django.apps import AppConfig
 
+from games import registry
+
+from . import checks  # noqa: F401  registers the start-up checks (it loads no models)
+
 
 class HuntsConfig(AppConfig):
     name = "games.hunts"
@@ -7,4 +11,6 @@ class HuntsConfig(AppConfig):
     verbose_name = "Live word hunts"
 
     def ready(self) -> None:
-        from . import checks  # noqa: F401  (registers the start-up checks)
+        from . import kind  # its hooks use the models, importable only once the apps are loaded
+
+        registry.register(kind.KIND)

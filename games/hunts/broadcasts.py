@@ -7,12 +7,18 @@ that rolls back, and a task never starts before the rows it reads are committed.
 from __future__ import annotations
 
 import logging
+import threading
+from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import timedelta
 
 from django.db import transaction
 from django.template.loader import render_to_string
 
 from config.realtime import broadcast, encoded
+from games.hunts import selectors, tasks  # tasks queue back into the services, which tell through here
+from games.hunts.bot_profiles import first_turn_delay
+from games.hunts.models import FoundWord, Game, HuntTable
 
 LOBBY_GROUP = "hunts.lobby"
 logger = logging.getLogger(__name__)
@@ -30,24 +36,53 @@ def player_group(table_id: int, user_id: int) -> str:
 
 def lobby_tables_message() -> dict:
     """The lobby's list of open tables, as sockets receive it (on connect and on change)."""
-    from games.hunts import selectors
-
     html = render_to_string("hunts/_lobby_tables.html", {"tables": selectors.open_tables()})
     return {"type": "lobby.tables", "html": html}
 
 
+# A thread's batch of lobby refreshes (``lobby_batched``): None outside one, else
+# whether a refresh is owed at its end.
+_batch = threading.local()
+
+
 def _send_lobby() -> None:
+    if getattr(_batch, "owed", None) is not None:
+        _batch.owed = True
+        return
     broadcast(LOBBY_GROUP, lobby_tables_message())
 
 
-def lobby_changed() -> None:
-    connection = transaction.get_connection()
-    open_savepoints = set(connection.savepoint_ids)
-    # One lobby refresh per transaction: a hook already queued where it cannot be rolled
-    # back without this change (this savepoint or an enclosing one) covers it.
-    if any(func is _send_lobby and sids <= open_savepoints for sids, func, *_ in connection.run_on_commit):
+@contextmanager
+def lobby_batched():
+    """Within, the lobby refreshes of every committed change wait, and one goes at the
+    end: a pass seating many tables reads and draws the lobby once, not once a table."""
+    if getattr(_batch, "owed", None) is not None:  # within a batch already
+        yield
         return
-    transaction.on_commit(_send_lobby)
+    _batch.owed = False
+    try:
+        yield
+    finally:
+        owed, _batch.owed = _batch.owed, None
+        if owed:
+            _send_lobby()
+
+
+def _on_commit_once(hook) -> None:
+    """Queue ``hook`` after the commit unless an equal one is queued already: what it sends
+    is read when it runs, after the commit, so one covers every change of the transaction.
+
+    A queued hook cannot be dropped without this change: it is dropped only when a
+    savepoint open at its queuing rolls back, and of those, the ones still open enclose
+    this change too (the released can no longer roll back on their own)."""
+    connection = transaction.get_connection()
+    if connection.in_atomic_block and any(func == hook for _, func, *_ in connection.run_on_commit):
+        return
+    transaction.on_commit(hook)
+
+
+def lobby_changed() -> None:
+    _on_commit_once(_send_lobby)
 
 
 def send_table_state(table_id: int, before: dict | None = None) -> None:
@@ -59,9 +94,6 @@ def send_table_state(table_id: int, before: dict | None = None) -> None:
     state on every socket (encoded once), keeps the two in order. The state itself is
     encoded per socket: it carries who is looking and the time now.
     """
-    from games.hunts import selectors
-    from games.hunts.models import HuntTable
-
     try:
         table = HuntTable.objects.select_related("host").filter(pk=table_id).first()
         state = selectors.shared_state(table) if table is not None else None
@@ -82,14 +114,24 @@ def send_table_state(table_id: int, before: dict | None = None) -> None:
         broadcast(player_group(table_id, user_id), {**event, "own": True, "state": own})
 
 
+@dataclass(frozen=True)
+class _TableState:
+    """The hook sending a table's state; equal for the same table (``_on_commit_once``)."""
+
+    table_id: int
+
+    def __call__(self) -> None:
+        send_table_state(self.table_id)
+
+
 def table_changed(table_id: int) -> None:
-    transaction.on_commit(lambda: send_table_state(table_id))
+    """The table's state goes to its sockets after the commit, once however many of the
+    transaction's changes (seats taken, a round started) call for it."""
+    _on_commit_once(_TableState(table_id))
 
 
 def watchers_changed(table_id: int) -> None:
     def send() -> None:
-        from games.hunts import selectors
-
         count = selectors.watcher_count(table_id)
         broadcast(table_group(table_id), encoded({"type": "table.watchers", "count": count}))
 
@@ -98,9 +140,6 @@ def watchers_changed(table_id: int) -> None:
 
 def round_started(game_round, bots: list[tuple[int, str]]) -> None:
     """Tell the table, and schedule the round's end and its bots' first turns."""
-    from games.hunts import tasks
-    from games.hunts.services.bots import first_turn_delay
-
     round_id, table_id, deadline = game_round.pk, game_round.table_id, game_round.deadline
     starts_at = game_round.starts_at
 
@@ -109,23 +148,19 @@ def round_started(game_round, bots: list[tuple[int, str]]) -> None:
         for user_id, strength in bots:
             first_turn = starts_at + timedelta(seconds=first_turn_delay(strength))
             tasks.bot_turn.apply_async((round_id, user_id, 0), eta=first_turn)
-        send_table_state(table_id)
 
     transaction.on_commit(after_commit)
+    table_changed(table_id)
     lobby_changed()
 
 
 def bot_turn_planned(round_id: int, user_id: int, *, turn: int, at) -> None:
     """Queue a bot's ``turn`` to run at ``at``."""
-    from games.hunts import tasks
-
     transaction.on_commit(lambda: tasks.bot_turn.apply_async((round_id, user_id, turn), eta=at))
 
 
 def word_found(game_round, user, *, word: str, points: int, path, bonuses) -> None:
     """Announce a stored find when its transaction commits (``word_found_messages``)."""
-    from games.hunts.models import FoundWord, Game
-
     count = None
     if game_round.game == Game.CLASSIC:
         count = FoundWord.objects.filter(round_id=game_round.pk, user_id=user.pk).count()
@@ -149,8 +184,6 @@ def word_found_messages(
     for all its sockets; the finder's sockets skip the find they were answered with,
     which ``user_id``, ``round_id`` and ``word`` beside the text let them see.
     """
-    from games.hunts.models import Game
-
     table_id, round_id = game_round.table_id, game_round.pk
     found = {
         "type": "round.found",
@@ -158,7 +191,7 @@ def word_found_messages(
         "word": word,
         "points": points,
         "user_id": user.pk,
-        "name": user.shown_name,
+        "name": user.name_and_username,
         "bonuses": list(bonuses),
         "path": [list(square) for square in path],
     }
@@ -182,8 +215,6 @@ def round_ended(game_round) -> None:
     url = game_round.get_absolute_url()
 
     def send() -> None:
-        from games.hunts import selectors
-
         try:
             results = selectors.round_results(round_id)
             html = render_to_string("hunts/_results.html", results) if results else None
@@ -211,9 +242,7 @@ def queue_changed(pool: str, user_ids: list[int]) -> None:
     """The pool's waiting count changed; ``user_ids``' own queue status changed."""
 
     def send() -> None:
-        from games.hunts.services.matchmaking import queue_counts
-
-        broadcast(QUEUE_COUNTS_GROUP, {"type": "queue.counts", "counts": queue_counts()})
+        broadcast(QUEUE_COUNTS_GROUP, {"type": "queue.counts", "counts": selectors.queue_counts()})
         for user_id in user_ids:
             broadcast(queue_group(user_id), {"type": "queue.changed"})
 
@@ -222,19 +251,16 @@ def queue_changed(pool: str, user_ids: list[int]) -> None:
 
 def queue_joined(pool: str) -> None:
     """Run a matcher pass over ``pool`` now rather than at the next beat."""
-    from games.hunts import tasks
-
     transaction.on_commit(lambda: tasks.match_ranked.apply_async((pool,), expires=10))
 
 
-def tables_decided(pool: str, tables: list[list[int]]) -> None:
-    """Seat each decided table in a task of its own, so many workers seat a burst."""
-    from games.hunts import tasks
-    from games.hunts.services.matchmaking import RESERVATION
+def tables_decided(pool: str, tables: list[list[int]], *, kept) -> None:
+    """Seat each decided table in a task of its own, so many workers seat a burst; a task
+    not run while the players are ``kept`` for it is dropped (the matcher decides again)."""
 
     def send() -> None:
         for players in tables:
-            tasks.seat_ranked.apply_async((pool, players), expires=RESERVATION.total_seconds())
+            tasks.seat_ranked.apply_async((pool, players), expires=kept.total_seconds())
 
     transaction.on_commit(send)
 

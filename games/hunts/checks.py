@@ -9,7 +9,7 @@ from django.db import connections
 @checks.register(checks.Tags.database)
 def submit_statement_binding(app_configs=None, databases=None, **kwargs) -> list[checks.CheckMessage]:
     """The submit path sends the round's lock and the INSERT … SELECT as one simple query
-    (one round trip, one implicit transaction; see ``rounds._store_find``). That takes
+    (one round trip, one implicit transaction; see ``submissions._store_find``). That takes
     psycopg's client-side binding, Django's default: with server-side binding PostgreSQL
     refuses two commands in one prepared statement, and every submission would fail."""
     errors = []

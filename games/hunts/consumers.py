@@ -5,16 +5,20 @@ Thin: they authenticate, parse, call a service or selector, and send.
 
 from __future__ import annotations
 
+import time
+
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 
 from chat.consumers import ChatMixin
-from chat.rooms import hunt_room, watchers_room
+from chat.rooms import Room
+from config import metrics
 from config.errors import Refused
-from config.websocket import JsonMessageConsumer
+from config.websocket import CloseCode, JsonMessageConsumer
 from games.hunts import selectors, services
 from games.hunts.broadcasts import LOBBY_GROUP, lobby_tables_message, player_group, table_group
 from games.hunts.models import RoundStatus
+from games.hunts.rooms import TABLE, WATCHERS
 
 
 class LobbyConsumer(JsonMessageConsumer):
@@ -81,7 +85,7 @@ class TableConsumer(ChatMixin, JsonMessageConsumer):
         await self.accept()
         state = await _parallel(selectors.table_state)(self.table_id, self.user)
         if state is None:
-            await self.close(code=4404)
+            await self.close(code=CloseCode.NOT_FOUND)
             return
         self.groups_joined = [table_group(self.table_id)]
         if self.user is not None and self.user.is_authenticated:
@@ -93,8 +97,8 @@ class TableConsumer(ChatMixin, JsonMessageConsumer):
         )
         await self.send_json(state)
         _prepare_playing_round(state)
-        self.chat_place = hunt_room(self.table_id)
-        self.chat_watch_place = watchers_room(self.table_id)
+        self.chat_place = Room(TABLE.code, self.table_id)
+        self.chat_watch_place = Room(WATCHERS.code, self.table_id)
 
     async def disconnect(self, code):
         await self.chat_close()
@@ -106,6 +110,7 @@ class TableConsumer(ChatMixin, JsonMessageConsumer):
     # -- from the client ---------------------------------------------------------
 
     async def on_submit(self, message):
+        arrived = time.perf_counter()
         round_id = message.get("round_id")
         if type(round_id) is not int:
             raise Refused("A submission names its round.")
@@ -115,13 +120,17 @@ class TableConsumer(ChatMixin, JsonMessageConsumer):
             round_id=round_id, user=self.user, word=word if path is None else None, path=path
         )
         reply = result.as_message()
+        metrics.HUNT_SUBMISSIONS.labels(reply["outcome"]).inc()
+        if reply["outcome"] == "accepted":
+            # The find is published before round_submit_async returns.
+            metrics.HUNT_SUBMIT_TO_BROADCAST.observe(time.perf_counter() - arrived)
         if "id" in message and isinstance(message["id"], (int, str)):
             reply["id"] = message["id"]
         if reply["outcome"] == "accepted":
             # The reply is this socket's news of its own find: the broadcast of the same
             # find, handled after this handler returns, is not sent to it again.
             self.answered.add((round_id, reply["word"]))
-            reply.update(round_id=round_id, user_id=self.user.pk, name=self.user.shown_name)
+            reply.update(round_id=round_id, user_id=self.user.pk, name=self.user.name_and_username)
         await self.send_json(reply)
 
     async def on_start(self, message):

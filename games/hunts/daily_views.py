@@ -10,7 +10,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from games.hunts import services
+from games.hunts import secrecy, services
 from games.hunts.models import DailyChallenge
 from games.hunts.services import daily
 from games.hunts.services.matchmaking import pool_name
@@ -60,7 +60,7 @@ def daily_board(request, day: str, pool: str):
         **_card(challenge, request.user),
         "day": when,
         "leaders": daily.daily_leaderboard(challenge, limit=100),
-        "visible": daily.board_visible(challenge, request.user),
+        "visible": secrecy.board_visible(challenge, request.user),
         "today": when == daily.today(),
     }
     if context["visible"]:

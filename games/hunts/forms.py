@@ -5,14 +5,45 @@ from __future__ import annotations
 from django import forms
 
 from config import durations
-from games.engine import hunt
+from games.engine import bot_ratings, hunt
+from games.hunts import pools
 from games.hunts.models import BotStrength, Game, HuntLexicon
 
 ROUND_CHOICES = [(seconds, durations.spoken(seconds)) for seconds in hunt.RAMPAGE_ROUND_SECONDS]
 CLASSIC_SIZE_CHOICES = [
     (size, f"{size}×{size} ({durations.spoken(rules.round_seconds)})") for size, rules in hunt.CLASSIC.items()
 ]
-BOT_CHOICES = [("", "No bot")] + list(BotStrength.choices)
+
+
+def bot_choices(pool: str | None = None) -> list[tuple[str, str]]:
+    """The bot strengths with their ratings: in ``pool``, or in every hunt pool when the
+    pool is not chosen yet ("Easy (Rampage 1010, Classic 4×4 1067, Classic 5×5 1010)")."""
+    choices = []
+    for value, label in BotStrength.choices:
+        if pool is not None:
+            rating = bot_ratings.rating(pool, value)
+            choices.append((value, label if rating is None else f"{label} (rated {rating})"))
+            continue
+        rated = [(p.name, bot_ratings.rating(p.code, value)) for p in pools.POOLS]
+        shown = ", ".join(f"{name} {rating}" for name, rating in rated if rating is not None)
+        choices.append((value, f"{label} ({shown})" if shown else label))
+    return choices
+
+
+BOT_CHOICES = [("", "No bot")] + bot_choices()
+
+
+def tournament_fields(pool: str) -> dict[str, forms.Field]:
+    """What a tournament chooses for its rounds of ``pool``: a Rampage round's word list and
+    length; a Classic round has both fixed by its grid (RULES §2)."""
+    if pools.RULES[pool].game != Game.RAMPAGE:
+        return {}
+    return {
+        "lexicon_code": forms.ChoiceField(label="Word list", choices=HuntLexicon.choices, initial=HuntLexicon.BOTH),
+        "round_seconds": forms.TypedChoiceField(
+            label="Round", choices=ROUND_CHOICES, coerce=int, initial=hunt.RAMPAGE.round_seconds
+        ),
+    }
 
 
 class TableForm(forms.Form):
@@ -45,7 +76,14 @@ class TableForm(forms.Form):
 
 
 class BotForm(forms.Form):
+    """A bot for a table: its strengths labelled with their ratings in the table's pool."""
+
     strength = forms.ChoiceField(choices=BotStrength.choices)
+
+    def __init__(self, *args, pool: str | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if pool is not None:
+            self.fields["strength"].choices = bot_choices(pool)
 
 
 class LeaveForm(forms.Form):

@@ -11,6 +11,10 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
+from games.engine import bot_ratings
+
+from .pools import POOLS, hunt_pool
+
 
 class Game(models.TextChoices):
     RAMPAGE = "rampage", "Word Rampage"
@@ -26,9 +30,18 @@ class HuntLexicon(models.TextChoices):
 
 
 class BotStrength(models.TextChoices):
+    """The hunt bots' strengths, weakest first (``bot_profiles.PROFILES``)."""
+
+    BEGINNER = "beginner", "Beginner"
     EASY = "easy", "Easy"
     MEDIUM = "medium", "Medium"
     HARD = "hard", "Hard"
+    MASTER = "master", "Master"
+
+
+def bot_rating(strength: str, game: str, size: int) -> int | None:
+    """The rating of a bot of ``strength`` in the pool of ``game`` on a ``size`` grid."""
+    return bot_ratings.rating(hunt_pool(game, size), strength) if strength else None
 
 
 class TableStatus(models.TextChoices):
@@ -125,6 +138,11 @@ class HuntSeat(models.Model):
     def is_bot(self) -> bool:
         return bool(self.bot_strength)
 
+    @property
+    def bot_rating(self) -> int | None:
+        """A bot's rating in the table's pool (``bot_ratings``); None for a person."""
+        return bot_rating(self.bot_strength, self.table.game, self.table.size)
+
 
 class RoundStatus(models.TextChoices):
     PLAYING = "playing", "Playing"
@@ -203,6 +221,11 @@ class RoundPlayer(models.Model):
     def __str__(self) -> str:
         return f"{self.user} in {self.round}"
 
+    @property
+    def bot_rating(self) -> int | None:
+        """A bot's rating in the round's pool (``bot_ratings``); None for a person."""
+        return bot_rating(self.bot_strength, self.round.game, self.round.size)
+
 
 class FoundWord(models.Model):
     """A word a player found in a round, with its path and points.
@@ -255,9 +278,7 @@ class TableConnection(models.Model):
 
 
 def _hunt_pool_choices() -> list[tuple[str, str]]:
-    from games.ratings.pools import POOL_INFO
-
-    return [(pool.code, pool.name) for pool in POOL_INFO.values() if pool.family == "hunt"]
+    return [(pool.code, pool.name) for pool in POOLS]
 
 
 class QueueEntry(models.Model):

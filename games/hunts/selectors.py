@@ -6,23 +6,26 @@ from collections import defaultdict
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.db.models import Prefetch, Sum
+from django.db.models import Count, Prefetch, Sum
 from django.utils import timezone
 
 from games.engine import hunt
+from games.hunts import pools
+from games.hunts.boards import board_of, path_from_text
 from games.hunts.models import (
     FoundWord,
     Game,
     HuntRound,
     HuntSeat,
     HuntTable,
+    QueueEntry,
     RoundPlayer,
     RoundStatus,
     TableConnection,
     TableStatus,
+    bot_rating,
 )
-from games.hunts.services.daily import daily_table_visible
-from games.hunts.services.rounds import board_of, path_from_text
+from games.hunts.secrecy import daily_table_visible
 from lexicon import offensive
 
 LOBBY_MAX_AGE = timedelta(hours=12)
@@ -129,14 +132,15 @@ def shared_state(table: HuntTable) -> dict:
             "ranked": table.ranked,
             "status": table.status,
             "host_id": table.host_id,
-            "host": table.host.shown_name,
+            "host": table.host.name_and_username,
         },
         "seats": [
             {
                 "position": seat.position,
                 "user_id": seat.user_id,
-                "name": seat.user.shown_name,
+                "name": seat.user.name_and_username,
                 "bot": seat.bot_strength,
+                "bot_rating": bot_rating(seat.bot_strength, table.game, table.size),
                 "score": 0,
                 "count": 0,
             }
@@ -216,7 +220,7 @@ def round_state(game_round: HuntRound, user_id) -> dict:
         "players": [
             {
                 "user_id": p.user_id,
-                "name": p.user.shown_name,
+                "name": p.user.name_and_username,
                 "score": p.score if finished else (totals[p.user_id] if rampage else 0),
                 "count": p.word_count if finished else counts[p.user_id],
             }
@@ -228,7 +232,7 @@ def round_state(game_round: HuntRound, user_id) -> dict:
                 "points": 0 if f.crossed_off else f.points,
                 "crossed_off": f.crossed_off,
                 "user_id": f.user_id,
-                "name": f.user.shown_name,
+                "name": f.user.name_and_username,
                 "bonuses": f.bonuses.split(),
                 "path": [list(sq) for sq in path_from_text(board, f.path)],
             }
@@ -313,3 +317,71 @@ def hunt_totals(user) -> dict:
 
 def rules_of(game_round: HuntRound) -> hunt.HuntRules:
     return hunt.rules_for(game_round.game, game_round.size)
+
+
+# --------------------------------------------------------------------------- the ranked queue
+
+
+def open_ranked_seats(user, exclude_table_id: int | None = None):
+    """``user``'s seats at ranked tables not closed (but ``exclude_table_id``'s)."""
+    seats = HuntSeat.objects.filter(user_id=user.pk, left_at__isnull=True, table__ranked=True).exclude(
+        table__status=TableStatus.CLOSED
+    )
+    if exclude_table_id is not None:
+        seats = seats.exclude(table_id=exclude_table_id)
+    return seats
+
+
+def queue_counts() -> dict[str, int]:
+    """How many players wait in each pool's queue."""
+    counts = dict.fromkeys(pools.RULES, 0)
+    for row in QueueEntry.objects.values("pool").annotate(n=Count("pk")):
+        counts[row["pool"]] = row["n"]
+    return counts
+
+
+def queue_status(user) -> dict:
+    """What the lobby shows ``user`` about ranked play: idle, waiting (since when, how many
+    in the pool, bot offered) or in a ranked round (where)."""
+    if user is None or not user.is_authenticated:
+        return {"state": "anonymous"}
+    entry = QueueEntry.objects.filter(user_id=user.pk).first()
+    if entry is not None:
+        return {
+            "state": "waiting",
+            "pool": entry.pool,
+            "pool_name": pools.name_of(entry.pool),
+            "joined_at": int(entry.joined_at.timestamp() * 1000),
+            "waiting": QueueEntry.objects.filter(pool=entry.pool).count(),
+            "bot_offer": entry.bot_offered_at is not None,
+            "rating": entry.rating,
+        }
+    seat = (
+        open_ranked_seats(user)
+        .filter(table__status__in=(TableStatus.PLAYING, TableStatus.OPEN))
+        .select_related("table")
+        .first()
+    )
+    if seat is not None:
+        return {"state": "playing", "table_id": seat.table_id, "url": seat.table.get_absolute_url()}
+    return {"state": "idle"}
+
+
+def busy_players(user_ids) -> dict[int, str]:
+    """Those of ``user_ids`` who cannot be seated now at a table someone else arranges for
+    them (a tournament's), each with the reason: they wait in a ranked queue, or sit at a
+    ranked table whose round is in play or about to start. A seat at a ranked table
+    between rounds is no reason: it is given up when they are seated."""
+    busy = {
+        user_id: f"You are waiting in the {pools.name_of(pool)} ranked queue; cancel it first."
+        for user_id, pool in QueueEntry.objects.filter(user_id__in=user_ids).values_list("user_id", "pool")
+    }
+    seats = (
+        HuntSeat.objects.filter(user_id__in=user_ids, left_at__isnull=True, table__ranked=True)
+        .exclude(table__status__in=(TableStatus.BETWEEN, TableStatus.CLOSED))
+        .order_by("table_id")
+        .values_list("user_id", "table_id")
+    )
+    for user_id, table_id in seats:
+        busy.setdefault(user_id, f"You are playing at ranked table {table_id}; finish or leave it first.")
+    return busy

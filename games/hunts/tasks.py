@@ -44,18 +44,15 @@ def match_ranked(pool: str | None = None) -> list[int]:
     """A matcher pass over ``pool``, or over every pool (beat, every 1.5 s, and after each
     join): it decides tables and queues a ``seat_ranked`` task for each. A pass finding
     another matcher at work on a pool skips it, so passes never pile up."""
-    from games.hunts.services.matchmaking import match_all, match_pool
-
-    reports = [match_pool(pool=pool, seat=False)] if pool else match_all(seat=False)
+    matchmaking = services.matchmaking
+    reports = [matchmaking.match_pool(pool=pool, seat=False)] if pool else matchmaking.match_all(seat=False)
     return [report.decided for report in reports]
 
 
 @shared_task
 def seat_ranked(pool: str, players: list[int]) -> int | None:
     """Seat one table a matcher pass decided; a second delivery finds it seated."""
-    from games.hunts.services.matchmaking import seat_decided
-
-    table = seat_decided(pool=pool, players=players)
+    table = services.matchmaking.seat_decided(pool=pool, players=players)
     return table.pk if table else None
 
 

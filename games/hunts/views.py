@@ -8,10 +8,10 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from games.hunts import selectors, services
+from games.hunts import pools, selectors, services
 from games.hunts.forms import BotForm, LeaveForm, TableForm
 from games.hunts.models import HuntTable
-from games.hunts.services.daily import daily_round_visible, daily_table_visible
+from games.hunts.secrecy import daily_round_visible, daily_table_visible
 from lexicon.services import offensive_words_shown
 
 
@@ -38,7 +38,8 @@ def table(request, table_id: int):
     table = get_object_or_404(HuntTable.objects.select_related("host"), pk=table_id)
     if not daily_table_visible(table, request.user):
         raise Http404("No such table.")
-    return render(request, "hunts/table.html", {"table": table, "bot_form": BotForm()})
+    pool = pools.hunt_pool(table.game, table.size)
+    return render(request, "hunts/table.html", {"table": table, "bot_form": BotForm(pool=pool)})
 
 
 def _act(request, table_id: int, action, **kwargs):

@@ -15,14 +15,16 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from games import registry
+
 from . import scale
-from .pools import POOL_CHOICES
+from .pools import pool_choices
 
 
 class PoolClock(models.Model):
     """One row per pool: the last result number handed out; locked to record or apply."""
 
-    pool = models.CharField(max_length=10, choices=POOL_CHOICES, primary_key=True)
+    pool = models.CharField(max_length=10, choices=pool_choices, primary_key=True)
     recorded = models.PositiveBigIntegerField(default=0)
     applied = models.PositiveBigIntegerField(default=0)
 
@@ -34,7 +36,7 @@ class Rating(models.Model):
     """A player's current skill in one pool; no row means a new player (the default)."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
-    pool = models.CharField(max_length=10, choices=POOL_CHOICES)
+    pool = models.CharField(max_length=10, choices=pool_choices)
     mu = models.FloatField(default=scale.MU)
     sigma = models.FloatField(default=scale.SIGMA)
     rating = models.IntegerField(default=scale.BASE, help_text="The shown number, from mu.")
@@ -54,23 +56,31 @@ class Rating(models.Model):
         return scale.is_provisional(self.games)
 
 
-class ResultKind(models.TextChoices):
-    HUNT = "hunt", "Hunt round"
-    CROSSWORD = "crossword", "Crossword game"
-    TOW = "tow", "TOW game"
+def kind_choices() -> list[tuple[str, str]]:
+    """(code, name) of every game kind (``games.registry``): what a result is of."""
+    return [(kind.code, kind.name) for kind in registry.kinds()]
 
 
 class RatedResult(models.Model):
     """A finished ranked game between people, waiting for (or done with) its rating update."""
 
-    pool = models.CharField(max_length=10, choices=POOL_CHOICES)
+    pool = models.CharField(max_length=10, choices=pool_choices)
     seq = models.PositiveBigIntegerField(help_text="Order of finishing within the pool, from 1.")
-    kind = models.CharField(max_length=10, choices=ResultKind.choices)
-    object_id = models.PositiveBigIntegerField(help_text="The hunt round, crossword or TOW game.")
+    kind = models.CharField(max_length=10, choices=kind_choices)
+    object_id = models.PositiveBigIntegerField(help_text="What finished, as its kind names it (a game, a hunt round).")
     url = models.CharField(max_length=200, blank=True)
     finished_at = models.DateTimeField()
     applied = models.BooleanField(default=False)
     applied_at = models.DateTimeField(null=True, blank=True)
+    # How much the result counts (games.ratings.fairplay): 1 in full, less for a pair that
+    # keeps meeting, 0 not at all; ``reason`` says why when not in full. Decided when it
+    # is recorded (or voided by staff), so a replay of the pool applies the same.
+    weight = models.FloatField(default=1.0)
+    reason = models.CharField(max_length=200, blank=True)
+    voided_at = models.DateTimeField(null=True, blank=True)
+    voided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
 
     class Meta:
         ordering = ["pool", "seq"]
@@ -83,6 +93,10 @@ class RatedResult(models.Model):
     def __str__(self) -> str:
         return f"{self.pool} #{self.seq} ({self.kind} {self.object_id})"
 
+    @property
+    def rated(self) -> bool:
+        return self.weight > 0
+
 
 class RatedPlayer(models.Model):
     """One player's finish in a rated result and the rating change it made."""
@@ -91,7 +105,7 @@ class RatedPlayer(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rated_results")
     # Copies of the result's, so a player's history reads this table alone (a profile
     # joining thousands of results was the slowest part of the page).
-    pool = models.CharField(max_length=10, choices=POOL_CHOICES)
+    pool = models.CharField(max_length=10, choices=pool_choices)
     finished_at = models.DateTimeField()
     place = models.PositiveSmallIntegerField(help_text="1 is first; equal places tie; leavers last.")
     score = models.IntegerField(default=0)
@@ -119,3 +133,23 @@ class RatedPlayer(models.Model):
         if self.rating_after is None or self.rating_before is None:
             return None
         return self.rating_after - self.rating_before
+
+
+class OpponentPoints(models.Model):
+    """The net shown points ``user`` has taken in a pool from results against ``opponent``:
+    the sum of their shares of each result (``fairplay.opponent_shares``), which the pair
+    limit bounds. Written with the ratings, under the pool's lock; ``ratings_rebuild``
+    rewrites a pool's from history."""
+
+    pool = models.CharField(max_length=10, choices=pool_choices)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    opponent = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    points = models.FloatField(default=0.0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["pool", "user", "opponent"], name="opponent_points_once_per_pair")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} from {self.opponent} in {self.pool}: {self.points:+.0f}"

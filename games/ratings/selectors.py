@@ -9,15 +9,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.db.models import Q
+from django.db.models import Count, Q
+from django.utils import timezone
 
 from . import scale
-from .models import Rating
-from .pools import POOL_INFO, POOLS
+from .models import RatedPlayer, RatedResult, Rating
+from .pools import pool_codes, pool_info
 
 __all__ = [
-    "POOLS",
-    "POOL_INFO",
+    "pool_codes",
+    "pool_info",
     "PlayerRating",
     "DEFAULT",
     "player_rating",
@@ -46,8 +47,8 @@ DEFAULT = PlayerRating(rating=scale.BASE, provisional=True, games=0)
 
 
 def check_pool(pool: str) -> str:
-    if pool not in POOL_INFO:
-        raise ValueError(f"no rating pool {pool!r}; pools are {', '.join(POOLS)}")
+    if pool not in pool_codes():
+        raise ValueError(f"no rating pool {pool!r}; pools are {', '.join(pool_codes())}")
     return pool
 
 
@@ -88,7 +89,7 @@ def ranked_seek_problem(
     *, creator, pool: str, players: int, ranked: bool, open_seek: bool, rating_min: int | None, rating_max: int | None
 ) -> str | None:
     """Why a new ranked game or rating range cannot be set up as asked; None if it can."""
-    name = POOL_INFO[check_pool(pool)].name
+    name = pool_info(check_pool(pool)).name
     if ranked and players != 2:
         return f"A ranked {name} game is for two players."
     if getattr(creator, "is_bot", False) and ranked:
@@ -123,7 +124,7 @@ def seek_taker_problem(
     own = player_rating(player, pool).rating
     if _within(own, rating_min, rating_max):
         return None
-    name = POOL_INFO[check_pool(pool)].name
+    name = pool_info(check_pool(pool)).name
     return f"This seek is for players rated {range_text(rating_min, rating_max)}; your {name} rating is {own}."
 
 
@@ -148,8 +149,6 @@ class Standing:
 
 
 def _ranked(pool: str, now=None):
-    from django.utils import timezone
-
     now = now or timezone.now()
     return Rating.objects.filter(
         pool=pool,
@@ -194,3 +193,72 @@ def leaderboard_place(user, pool: str, *, now=None) -> Standing | None:
     rating, games = mine
     above = rows.filter(Q(rating__gt=rating) | Q(rating=rating, user_id__lt=user.pk)).count()
     return Standing(above + 1, user.pk, user.username, user.shown_name, rating, games, user.is_bot)
+
+
+@dataclass(frozen=True)
+class SuspiciousPair:
+    """Two players who met often in a pool lately, with how one-sided it was."""
+
+    pool: str
+    first: str  # the one who won more
+    second: str
+    games: int
+    first_wins: int
+    second_wins: int
+    discounted: int  # results that counted less than in full, or not at all
+    last_finished_at: object
+
+    @property
+    def one_sided(self) -> float:
+        return max(self.first_wins, self.second_wins) / self.games
+
+
+#: What makes a pair worth a look in the admin: this many results within the window...
+SUSPICIOUS_GAMES = 4
+SUSPICIOUS_DAYS = 7
+#: ...and one side winning at least this share of them, or most of them discounted.
+SUSPICIOUS_SHARE = 0.8
+
+
+def suspicious_pairs(*, now=None, days: int = SUSPICIOUS_DAYS, min_games: int = SUSPICIOUS_GAMES):
+    """Pairs of players with many two-player results in a pool in the last ``days``,
+    one-sided or mostly discounted by the fair-play rules, most games first."""
+    since = (now or timezone.now()) - timedelta(days=days)
+    two_player = (
+        RatedResult.objects.filter(finished_at__gte=since, voided_at__isnull=True)
+        .annotate(seated=Count("players"))
+        .filter(seated=2)
+    )
+    rows = RatedPlayer.objects.filter(result__in=two_player).values_list(
+        "result_id", "pool", "user__username", "place", "result__weight", "result__finished_at"
+    )
+    games: dict[int, list] = {}
+    for row in rows:
+        games.setdefault(row[0], []).append(row)
+    tally: dict[tuple, dict] = {}
+    for entries in games.values():
+        if len(entries) != 2:
+            continue
+        (_, pool, first, first_place, weight, finished), (_, _, second, second_place, _, _) = sorted(
+            entries, key=lambda entry: entry[2]
+        )
+        item = tally.setdefault(
+            (pool, first, second), {"games": 0, first: 0, second: 0, "discounted": 0, "last": finished}
+        )
+        item["games"] += 1
+        item[first] += int(first_place < second_place)
+        item[second] += int(second_place < first_place)
+        item["discounted"] += int(weight < 1)
+        item["last"] = max(item["last"], finished)
+    pairs = []
+    for (pool, first, second), item in tally.items():
+        if item["games"] < min_games:
+            continue
+        if item[second] > item[first]:
+            first, second = second, first
+        pair = SuspiciousPair(
+            pool, first, second, item["games"], item[first], item[second], item["discounted"], item["last"]
+        )
+        if pair.one_sided >= SUSPICIOUS_SHARE or pair.discounted * 2 > pair.games:
+            pairs.append(pair)
+    return sorted(pairs, key=lambda pair: (-pair.games, pair.pool, pair.first, pair.second))

@@ -1,9 +1,10 @@
-"""Player statistics for the profile and the API: reads across the game apps.
+"""Player statistics for the profile and the API, from ratings and the game kinds.
 
-Per pool: rating and its history, games played and won, average score, and the current
-streak; across games: record against each opponent, best hunt words, best crossword play.
-Only finished games count; casual games count here as much as ranked ones (a player's
-record is every game played), while ratings move only with rated results.
+Per pool: rating and its history (ratings' own), games played and won, average score
+and the current streak (each kind counts its games: ``games.registry.Statistics``);
+across kinds: the record against each opponent and each kind's best plays. Only
+finished games count; casual games count here as much as ranked ones (a player's record
+is every game played), while ratings move only with rated results.
 """
 
 from __future__ import annotations
@@ -11,16 +12,13 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import Avg, Count, Exists, F, OuterRef, Q, Subquery
-from django.db.models.functions import Length
+from django.contrib.auth import get_user_model
 
-from games.crosswords.models import Move, MoveKind, Seat
-from games.crosswords.models import Status as CrosswordStatus
-from games.hunts.models import FoundWord, RoundPlayer, RoundStatus
+from games import registry
 
 from . import scale
-from .models import RatedPlayer, RatedResult
-from .pools import POOL_INFO, POOLS, crossword_pool, hunt_pool
+from .models import RatedPlayer, RatedResult, Rating
+from .pools import pool_codes, pool_info
 
 STREAK_LOOKBACK = 100
 OPPONENTS_SHOWN = 10
@@ -39,11 +37,25 @@ class PoolStats:
     wins: int = 0
     average_score: float | None = None
     streak: tuple[str, int] = ("", 0)  # ("won" or "lost" or "drew", how many in a row)
-    history: list[tuple] = field(default_factory=list)  # (finished_at, rating): the start, then after each game
+    history: list[ChartPoint] = field(default_factory=list)  # the start, then after each rated game
+    chart: str = ""  # the history drawn (a kept profile keeps this instead of the history)
 
     @property
     def win_rate(self) -> int | None:
         return round(100 * self.wins / self.games) if self.games else None
+
+
+@dataclass(frozen=True)
+class ChartPoint:
+    """A point of a player's rating chart: the rating after a rated game (or at the start)."""
+
+    when: object  # the game's finish (the start point: the first game's)
+    rating: int
+    change: int | None = None  # None for the start point
+    url: str = ""
+    place: int | None = None
+    game: int = 0  # the player's rated games in the pool so far: 0 at the start
+    provisional: bool = True  # the rating after it is provisional (fewer than PROVISIONAL_GAMES)
 
 
 @dataclass
@@ -64,19 +76,6 @@ class Opponent:
 # --------------------------------------------------------------------------- per pool
 
 
-def _hunt_rows(user):
-    # A daily challenge round is played alone (never won, drawn or lost): it has its own
-    # leaderboard and stays out of the record, where it counted as a game and a loss.
-    return RoundPlayer.objects.filter(user=user, round__status=RoundStatus.FINISHED, round__table__daily__isnull=True)
-
-
-def _crossword_rows(user):
-    shared_first = Seat.objects.filter(game=OuterRef("game"), place=1).exclude(pk=OuterRef("pk"))
-    return Seat.objects.filter(user=user, game__status=CrosswordStatus.FINISHED).annotate(
-        shared_first=Exists(shared_first)
-    )
-
-
 def _streak(outcomes) -> tuple[str, int]:
     """The run of equal outcomes at the start of ``outcomes`` (newest first)."""
     first, count = "", 0
@@ -87,106 +86,84 @@ def _streak(outcomes) -> tuple[str, int]:
     return first, count
 
 
+def _statistics(hook: str):
+    for kind in registry.kinds():
+        if kind.statistics is not None and getattr(kind.statistics, hook) is not None:
+            yield getattr(kind.statistics, hook)
+
+
 def pool_stats(user) -> list[PoolStats]:
     """``user``'s statistics in every pool they played, in pool order."""
-    from .models import Rating
-
-    stats = {code: PoolStats(code, info.name) for code, info in POOL_INFO.items()}
-    for row in (
-        _hunt_rows(user)
-        .values("round__game", "round__size")
-        .annotate(games=Count("pk"), wins=Count("pk", filter=Q(is_winner=True)), average=Avg("score"))
-    ):
-        item = stats[hunt_pool(row["round__game"], row["round__size"])]
-        item.games, item.wins, item.average_score = row["games"], row["wins"], row["average"]
-    for row in (
-        _crossword_rows(user)
-        .values("game__variant")
-        .annotate(games=Count("pk"), wins=Count("pk", filter=Q(place=1, shared_first=False)), average=Avg("score"))
-    ):
-        item = stats[crossword_pool(row["game__variant"])]
-        item.games, item.wins, item.average_score = row["games"], row["wins"], row["average"]
+    stats = {code: PoolStats(code, pool_info(code).name) for code in pool_codes()}
+    for records in _statistics("records"):
+        for record in records(user, STREAK_LOOKBACK):
+            item = stats[record.pool]
+            item.games, item.wins, item.average_score = record.games, record.wins, record.average_score
+            item.streak = _streak(record.recent) if record.games else ("", 0)
     for rating in Rating.objects.filter(user=user):
         item = stats[rating.pool]
         item.rating, item.provisional, item.rated_games = rating.rating, rating.provisional, rating.games
-    for item in stats.values():
-        if not item.games:
-            continue
-        if POOL_INFO[item.pool].family == "hunt":
-            rules = POOL_INFO[item.pool].hunt_rules
-            recent = (
-                _hunt_rows(user)
-                .filter(round__game=rules.game, round__size=rules.size)
-                .order_by("-round__ended_at")
-                .values_list("is_winner", "is_draw")[:STREAK_LOOKBACK]
-            )
-            item.streak = _streak("won" if won else "drew" if drew else "lost" for won, drew in recent)
-        elif POOL_INFO[item.pool].family == "crossword":
-            recent = (
-                _crossword_rows(user)
-                .filter(game__variant=item.pool)
-                .order_by("-game__finished_at")
-                .values_list("place", "shared_first")[:STREAK_LOOKBACK]
-            )
-            item.streak = _streak(
-                "won" if place == 1 and not shared else "drew" if place == 1 else "lost" for place, shared in recent
-            )
     histories = defaultdict(list)
     # Within a pool, result ids follow the finishing order (both are given under its lock).
-    for pool, finished_at, before, after in (
+    for pool, finished_at, before, after, place, url in (
         RatedPlayer.objects.filter(user=user, rating_after__isnull=False)
         .order_by("pool", "result_id")
-        .values_list("pool", "finished_at", "rating_before", "rating_after")
+        .values_list("pool", "finished_at", "rating_before", "rating_after", "place", "result__url")
     ):
-        if not histories[pool]:  # the line starts from the rating before the first game
-            histories[pool].append((finished_at, before))
-        histories[pool].append((finished_at, after))
+        points = histories[pool]
+        if not points:  # the line starts from the rating before the first game
+            points.append(ChartPoint(when=finished_at, rating=before))
+        game = len(points)
+        points.append(
+            ChartPoint(
+                when=finished_at,
+                rating=after,
+                change=after - before,
+                url=url,
+                place=place,
+                game=game,
+                provisional=scale.is_provisional(game),
+            )
+        )
     for pool, points in histories.items():
         stats[pool].history = points
-    return [stats[code] for code in POOLS if stats[code].games or stats[code].rated_games]
+    return [stats[code] for code in pool_codes() if stats[code].games or stats[code].rated_games]
 
 
 # --------------------------------------------------------------------------- opponents
 
 
-def opponents(user, limit: int = OPPONENTS_SHOWN) -> list[Opponent]:
-    """``user``'s record against the people (and bots) met most, over hunts and crosswords.
+Record = tuple[int, tuple[int, int, int, int]]  # an opponent's id, (games, wins, draws, losses)
 
-    In a hunt of three or four a player beats every opponent placed below them.
-    """
-    from accounts.models import User
 
+def opponent_records(user, limit: int = OPPONENTS_SHOWN) -> list[Record]:
+    """``user``'s record against the people (and bots) met most, over every kind that
+    counts its opponents, most games first: ids and counts, no names (they may change)."""
     tally: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0, 0])  # games, wins, draws, losses
-    my_hunt_place = RoundPlayer.objects.filter(round=OuterRef("round"), user=user).values("placing")[:1]
-    hunt = (
-        RoundPlayer.objects.filter(round__status=RoundStatus.FINISHED, round__players__user=user)
-        .exclude(user=user)
-        .annotate(mine=Subquery(my_hunt_place))
-    )
-    my_seat_place = Seat.objects.filter(game=OuterRef("game"), user=user).values("place")[:1]
-    crossword = (
-        Seat.objects.filter(game__status=CrosswordStatus.FINISHED, game__seats__user=user, user__isnull=False)
-        .exclude(user=user)
-        .annotate(mine=Subquery(my_seat_place))
-    )
-    for rows, theirs in ((hunt, "placing"), (crossword, "place")):
-        for row in rows.values("user_id").annotate(
-            games=Count("pk"),
-            wins=Count("pk", filter=Q(mine__lt=F(theirs))),
-            draws=Count("pk", filter=Q(mine=F(theirs))),
-        ):
-            entry = tally[row["user_id"]]
-            entry[0] += row["games"]
-            entry[1] += row["wins"]
-            entry[2] += row["draws"]
-            entry[3] += row["games"] - row["wins"] - row["draws"]
+    for met in _statistics("opponents"):
+        for user_id, (games, wins, draws) in met(user).items():
+            entry = tally[user_id]
+            entry[0] += games
+            entry[1] += wins
+            entry[2] += draws
+            entry[3] += games - wins - draws
     top = sorted(tally.items(), key=lambda item: (-item[1][0], item[0]))[:limit]
-    names = {u.pk: u for u in User.objects.filter(pk__in=[user_id for user_id, _ in top])}
+    return [(user_id, tuple(counts)) for user_id, counts in top]
+
+
+def named(records: list[Record]) -> list[Opponent]:
+    """The opponents of ``records`` under their names of now (one query)."""
+    names = {u.pk: u for u in get_user_model().objects.filter(pk__in=[user_id for user_id, _ in records])}
     return [
         Opponent(user_id, names[user_id].username, names[user_id].shown_name, *counts)
-        for user_id, counts in top
+        for user_id, counts in records
         if user_id in names
     ]
+
+
+def opponents(user, limit: int = OPPONENTS_SHOWN) -> list[Opponent]:
+    """``user``'s record against the people (and bots) met most, with their names."""
+    return named(opponent_records(user, limit))
 
 
 # --------------------------------------------------------------------------- best plays
@@ -194,29 +171,29 @@ def opponents(user, limit: int = OPPONENTS_SHOWN) -> list[Opponent]:
 
 @dataclass(frozen=True)
 class BestPlays:
-    best_hunt_word: object = None  # FoundWord
-    longest_hunt_word: object = None
-    best_crossword_play: object = None  # Move, with .game
+    """A player's best plays, a card of each kind's; a play is also read by the name its
+    kind gives it (``best.best_hunt_word``; None if not made)."""
+
+    cards: tuple[registry.Card, ...]
+
+    @property
+    def shown(self) -> list[registry.Card]:
+        """The cards with a play to show."""
+        return [card for card in self.cards if any(value is not None for value in card.context.values())]
+
+    def __getattr__(self, name: str):
+        if name == "cards":  # not set yet (while copying): no play to look up
+            raise AttributeError(name)
+        for card in self.cards:
+            if name in card.context:
+                return card.context[name]
+        raise AttributeError(name)
 
 
-def best_plays(user) -> BestPlays:
-    """The highest-scoring and the longest hunt word kept, and the highest crossword play."""
-    words = FoundWord.objects.filter(user=user, crossed_off=False, round__status=RoundStatus.FINISHED)
-    best = words.select_related("round").order_by("-points", "found_at").first()
-    longest = (
-        words.select_related("round")
-        .annotate(letters=Length("word"))
-        .order_by("-letters", "-points", "found_at")
-        .first()
-    )
-    play = (
-        Move.objects.filter(kind=MoveKind.PLACE, game__seats__user=user, game__seats__index=F("seat"))
-        .exclude(game__status=CrosswordStatus.CANCELLED)
-        .select_related("game")
-        .order_by("-score", "created_at")
-        .first()
-    )
-    return BestPlays(best, longest, play)
+def best_plays(user, viewer=None) -> BestPlays:
+    """Each kind's best plays of ``user``, as ``viewer`` may see them (a kind may keep
+    some secret from a viewer: a daily challenge's words until its day is over)."""
+    return BestPlays(tuple(best(user, viewer) for best in _statistics("best_plays")))
 
 
 # --------------------------------------------------------------------------- rated games
@@ -224,7 +201,7 @@ def best_plays(user) -> BestPlays:
 
 def rated_games(user, pool: str | None = None):
     """``user``'s rated results (newest first) as a queryset of RatedResult, players prefetched."""
-    results = RatedResult.objects.filter(players__user=user)
+    results = RatedResult.objects.filter(players__user=user, weight__gt=0)
     if pool is not None:
         results = results.filter(pool=pool)
     return results.order_by("-finished_at", "-pk").prefetch_related("players__user")

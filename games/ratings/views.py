@@ -6,21 +6,25 @@ from django.http import Http404
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from config.throttle import heavy_page
+
 from . import scale, selectors
-from .pools import POOL_INFO, POOLS
+from .pools import pool_codes, pool_info
 from .templatetags.ratings import POLL_ATTEMPTS, change_of
 
 
 @require_GET
-def leaderboard(request, pool: str = POOLS[0]):
-    if pool not in POOL_INFO:
+@heavy_page()
+def leaderboard(request, pool: str | None = None):
+    pool = pool or pool_codes()[0]
+    if pool not in pool_codes():
         raise Http404("No such leaderboard.")
     page, standings = selectors.leaderboard(pool, page=request.GET.get("page") or 1)
     mine = selectors.leaderboard_place(request.user, pool)
     mine_on_page = mine is not None and any(s.user_id == mine.user_id for s in standings)
     context = {
-        "pool": POOL_INFO[pool],
-        "pools": [POOL_INFO[code] for code in POOLS],
+        "pool": pool_info(pool),
+        "pools": [pool_info(code) for code in pool_codes()],
         "page": page,
         "standings": standings,
         "total": page.paginator.count,

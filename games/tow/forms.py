@@ -6,11 +6,11 @@ import json
 
 from django import forms
 
-from games.forms import SeatsForm, parse_move_count
+from games.forms import DAY, TIME_CHOICES, SeatsForm, parse_move_count
 
 from .models import WordChoice
 
-__all__ = ["NewGameForm", "MoveInputError", "parse_cells", "parse_move_count"]
+__all__ = ["NewGameForm", "MoveInputError", "parse_cells", "parse_move_count", "tournament_fields"]
 
 # Seven tiles with their letters and kinds fit in about 250 characters, a path in fewer;
 # a longer text is not a move, and deeply nested JSON would exhaust the parser first.
@@ -41,6 +41,19 @@ def parse_cells(raw: str | None, *, what: str) -> list:
     if not isinstance(data, list):
         raise MoveInputError(f"The {what} could not be read.")
     return data
+
+
+def tournament_fields(pool: str) -> dict[str, forms.Field]:
+    """What a tournament chooses for its TOW games: the word list and the time per move.
+    Not the house vote: in an event a player's opponents would judge their words."""
+    return {
+        "words": forms.ChoiceField(
+            label="Words", choices=[c for c in WordChoice.choices if c[0] != WordChoice.HOUSE], initial=WordChoice.EN
+        ),
+        "seconds_per_move": forms.TypedChoiceField(
+            label="Time per move", coerce=int, initial=DAY, choices=TIME_CHOICES
+        ),
+    }
 
 
 class NewGameForm(SeatsForm):

@@ -34,7 +34,7 @@ class Game(turn_based.TurnGame):
     """One TOW game (``games.models.TurnGame``); ``lexicon_code`` is the list words are
     checked against (``en`` on a house-vote table)."""
 
-    group_prefix = "tow"
+    game_kind = "tow"
 
     words = models.CharField(max_length=8, choices=WordChoice.choices, default=WordChoice.EN)
     # True while a house-vote play waits for votes (the deadline then closes the vote).
@@ -48,6 +48,11 @@ class Game(turn_based.TurnGame):
 
     def get_absolute_url(self) -> str:
         return reverse("tow:game", args=[self.pk])
+
+    @property
+    def pool(self) -> str:
+        """The rating pool of every TOW game."""
+        return "tow"
 
     @property
     def house_vote(self) -> bool:

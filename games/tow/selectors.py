@@ -12,7 +12,7 @@ from django.db.models import F, Q
 from games import seating
 from games.engine import tow as engine
 from games.states import StateCache
-from lexicon.services import get_lexicon
+from lexicon.loading import get_lexicon
 
 from .models import Game, Move, MoveKind, Seat, Status
 
@@ -69,13 +69,7 @@ def seat_of(game: Game, user) -> int | None:
 
 def result_text(game: Game, state: engine.Game, seats: dict[int, Seat]) -> str:
     """ "ann wins (312–280)" or "a draw between …", with why the game ended."""
-    winners = state.winners()
-    names = [seats[s].user.shown_name for s in winners]
-    scores = "–".join(str(score) for _, score, _ in state.standings())
-    why = END_REASONS.get(state.end_reason, state.end_reason or "")
-    if len(names) == 1:
-        return f"{names[0]} wins ({scores}); {why}."
-    return f"a draw between {', '.join(names)} ({scores}); {why}."
+    return seating.result_text(state, seats, END_REASONS)
 
 
 # -- lists -------------------------------------------------------------------------------------
@@ -147,11 +141,29 @@ def describe(move: Move, names: dict[int, str]) -> dict:
 
 
 def game_view(*, game: Game, viewer) -> dict:
-    """Everything one viewer's page shows, as JSON-ready data."""
+    """Everything one viewer's page shows, as JSON-ready data, built panel by panel: the
+    game and its seats, then once it has started the table, the vote on a pending play,
+    the rack and bag, the move list and draws, and whose turn it is or the result."""
     seats = list(game.seats.select_related("user"))
-    names = {s.index: (s.user.shown_name if s.user else "open seat") for s in seats}
+    names = {s.index: (s.user.name_and_username if s.user else "open seat") for s in seats}
     mine = next((s.index for s in seats if viewer.is_authenticated and s.user_id == viewer.pk), None)
-    view = {
+    view = _game_panel(game) | _seating_panel(game, seats, mine, viewer) | _seats_panel(seats, names)
+    if game.status not in (Status.ACTIVE, Status.FINISHED):
+        return view
+    moves = list(game.moves.order_by("number"))
+    state = engine_state(game, moves)
+    return (
+        view
+        | _table_panel(state, moves)
+        | {"pending": _vote_panel(state, names, mine)}
+        | _rack_panel(state, mine)
+        | _history_panel(state, moves, names)
+        | _turn_panel(game, state, seats, mine)
+    )
+
+
+def _game_panel(game: Game) -> dict:
+    return {
         "id": game.pk,
         "status": game.status,
         "move_count": game.move_count,
@@ -160,12 +172,22 @@ def game_view(*, game: Game, viewer) -> dict:
         "house_vote": game.house_vote,
         "seconds_per_move": game.seconds_per_move,
         "deadline": game.deadline.isoformat() if game.deadline else None,
+        "end_reason": game.end_reason,
+    }
+
+
+def _seating_panel(game: Game, seats: list[Seat], mine: int | None, viewer) -> dict:
+    """The viewer's seat and what they may do while the game waits for its seats."""
+    return {
         "seat": mine,
-        # What the viewer may do while the game waits for its seats.
         "can_accept": mine is not None and not next(s.accepted for s in seats if s.index == mine),
         "can_take_seat": game.is_open_seek and mine is None,
         "can_withdraw": viewer.is_authenticated and game.created_by_id == viewer.pk,
-        "end_reason": game.end_reason,
+    }
+
+
+def _seats_panel(seats: list[Seat], names: dict[int, str]) -> dict:
+    return {
         "seats": [
             {
                 "index": s.index,
@@ -177,55 +199,72 @@ def game_view(*, game: Game, viewer) -> dict:
                 "is_bot": bool(s.user and s.user.is_bot),
             }
             for s in seats
-        ],
+        ]
     }
-    if game.status not in (Status.ACTIVE, Status.FINISHED):
-        return view
-    moves = list(game.moves.order_by("number"))
-    state = engine_state(game, moves)
+
+
+def _table_panel(state: engine.Game, moves: list[Move]) -> dict:
+    """The tiles on the table, the cells of the last accepted play, and ruler names
+    around the table as far as a player can pan while placing."""
     last = next((m for m in reversed(moves) if m.kind == MoveKind.PLACE and m.accepted), None)
-    last_cells = [[r, c] for r, c, *_ in last.placement] if last else []
-    pending = None
-    if state.pending is not None:
-        play = state.pending.play
-        pending = {
-            "seat": state.pending.move.seat,
-            "who": names[state.pending.move.seat],
-            "play": play.to_dict(),
-            "placement": [list(t) for t in play.placement],
-            "votes": [{"seat": s, "who": names[s], "accept": a} for s, a in state.pending.votes],
-            "voters": list(state.voters),
-            "my_vote": state.pending.vote_of(mine) if mine is not None else None,
-            "can_vote": mine in state.voters and state.pending.vote_of(mine) is None,
-        }
-    draws = [[{"seat": seat, "who": names[seat], "tile": tile} for seat, tile in rnd] for rnd in state.draws]
     bounds = state.table.bounds() or (0, 0, 0, 0)
-    view.update(
-        {
-            # Ruler names around the table, as far as a player can pan while placing.
-            "row_names": {r: engine.row_name(r) for r in range(bounds[0] - RULER, bounds[2] + RULER + 1)},
-            "col_names": {c: engine.column_name(c) for c in range(bounds[1] - RULER, bounds[3] + RULER + 1)},
-            "tiles": _tiles(state),
-            "values": {t: engine.tile_value(t) for t in (state.racks[mine] if mine is not None else "")},
-            "last_cells": last_cells,
-            "pending": pending,
-            "to_move": state.to_move if not state.is_over else None,
-            "bag": len(state.bag),
-            "rack": state.racks[mine] if mine is not None else "",
-            "rack_counts": [len(r) for r in state.racks],
-            "history": [describe(m, names) for m in moves],
-            "draws": draws,
-            "my_turn": (
-                mine is not None
-                and not state.is_over
-                and state.to_move == mine
-                and state.pending is None
-                and state.in_play[mine]
-            ),
-            "result": result_text(game, state, {s.index: s for s in seats}) if state.is_over else "",
-        }
-    )
-    return view
+    return {
+        "row_names": {r: engine.row_name(r) for r in range(bounds[0] - RULER, bounds[2] + RULER + 1)},
+        "col_names": {c: engine.column_name(c) for c in range(bounds[1] - RULER, bounds[3] + RULER + 1)},
+        "tiles": _tiles(state),
+        "last_cells": [[r, c] for r, c, *_ in last.placement] if last else [],
+    }
+
+
+def _vote_panel(state: engine.Game, names: dict[int, str], mine: int | None) -> dict | None:
+    """The play waiting for the house vote, its votes so far and whether the viewer may vote."""
+    pending = state.pending
+    if pending is None:
+        return None
+    my_vote = pending.vote_of(mine) if mine is not None else None
+    return {
+        "seat": pending.move.seat,
+        "who": names[pending.move.seat],
+        "play": pending.play.to_dict(),
+        "placement": [list(t) for t in pending.play.placement],
+        "votes": [{"seat": s, "who": names[s], "accept": a} for s, a in pending.votes],
+        "voters": list(state.voters),
+        "my_vote": my_vote,
+        "can_vote": mine in state.voters and pending.vote_of(mine) is None,
+    }
+
+
+def _rack_panel(state: engine.Game, mine: int | None) -> dict:
+    """The viewer's rack and its tiles' values; every rack's count and the bag's."""
+    rack = state.racks[mine] if mine is not None else ""
+    return {
+        "values": {t: engine.tile_value(t) for t in rack},
+        "bag": len(state.bag),
+        "rack": rack,
+        "rack_counts": [len(r) for r in state.racks],
+    }
+
+
+def _history_panel(state: engine.Game, moves: list[Move], names: dict[int, str]) -> dict:
+    """The move list, and the draws for the first turn, round by round."""
+    return {
+        "history": [describe(m, names) for m in moves],
+        "draws": [[{"seat": seat, "who": names[seat], "tile": tile} for seat, tile in rnd] for rnd in state.draws],
+    }
+
+
+def _turn_panel(game: Game, state: engine.Game, seats: list[Seat], mine: int | None) -> dict:
+    return {
+        "to_move": state.to_move if not state.is_over else None,
+        "my_turn": (
+            mine is not None
+            and not state.is_over
+            and state.to_move == mine
+            and state.pending is None
+            and state.in_play[mine]
+        ),
+        "result": result_text(game, state, {s.index: s for s in seats}) if state.is_over else "",
+    }
 
 
 # -- previews and replays ---------------------------------------------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from .services import deadlines
+from .services import bots, deadlines, moves
 
 
 @shared_task
@@ -16,21 +16,15 @@ def sweep_deadlines() -> dict:
 @shared_task
 def deadline_passed(game_id: int) -> bool:
     """Queued for a live game's deadline: close the vote or forfeit, if it has passed."""
-    from .services.moves import game_deadline
-
-    return game_deadline(game_id=game_id) is not None
+    return moves.game_deadline(game_id=game_id) is not None
 
 
 @shared_task(acks_late=True)
 def bot_move(game_id: int) -> int:
     """Bots due in the game act; a stale or doubled task is refused and does nothing."""
-    from .services.bots import bot_turn
-
-    return bot_turn(game_id=game_id)
+    return bots.bot_turn(game_id=game_id)
 
 
 @shared_task
 def sweep_bots() -> int:
-    from .services.bots import bots_sweep
-
-    return bots_sweep()
+    return bots.bots_sweep()

@@ -11,6 +11,7 @@ from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET, require_POST
 
+from config.throttle import heavy_page
 from games import views as shared
 
 from . import selectors, services
@@ -130,5 +131,6 @@ accept, decline, cancel, rematch = shared.lobby_views(
 
 @login_required
 @require_GET
+@heavy_page(json=True)
 def replay(request, pk: int):
     return shared.replay(Game, pk, lambda game: selectors.replay_frames(game=game))

@@ -39,43 +39,45 @@
   }
   window.Wordfall.toast = toast;
 
-  function renderPresence(msg) {
-    document.querySelectorAll("[data-presence-count]").forEach((el) => { el.textContent = msg.count; });
-    document.querySelectorAll("[data-presence-list]").forEach((list) => {
-      list.replaceChildren();
-      if (!msg.players.length) {
-        const li = document.createElement("li"); li.className = "muted"; li.textContent = "Nobody yet — be the first.";
-        list.appendChild(li);
-      }
-      for (const p of msg.players) {
-        const li = document.createElement("li");
-        const a = document.createElement("a");
-        a.href = "/u/" + encodeURIComponent(p.username) + "/"; a.textContent = p.name;
-        li.appendChild(a); list.appendChild(li);
-      }
+  // The phone's Menu button opens and closes the header's links (Escape closes them).
+  const menuButton = document.querySelector("[data-menu-button]");
+  const menu = document.querySelector("[data-menu]");
+  function openMenu(open) {
+    menu.classList.toggle("open", open);
+    menuButton.setAttribute("aria-expanded", String(open));
+  }
+  if (menuButton && menu) {
+    menuButton.addEventListener("click", () => openMenu(!menu.classList.contains("open")));
+    document.addEventListener("keydown", (event) => {
+      if (event.key === "Escape" && menu.classList.contains("open")) { openMenu(false); menuButton.focus(); }
     });
   }
 
-  // The header's "My games" badge: games of any kind awaiting my move.
-  function showGamesAwaiting(count) {
-    const link = document.querySelector('[data-nav="my-games"]');
-    if (!link) return;
-    let badge = link.querySelector("[data-games-awaiting]");
+  // The header's "My games" badge: games of any kind awaiting my move (on a phone, the
+  // Menu button carries it too).
+  function keepCount(holder, attribute, count) {
+    if (!holder) return;
+    let badge = holder.querySelector(`[${attribute}]`);
     if (!badge) {
       if (!count) return;
       badge = document.createElement("span");
       badge.className = "badge"; badge.title = "Games awaiting your move";
-      badge.setAttribute("data-games-awaiting", "");
-      link.append(" ", badge);
+      badge.setAttribute(attribute, "");
+      holder.append(" ", badge);
     }
     badge.textContent = String(count);
     badge.hidden = count === 0;
   }
+  function showGamesAwaiting(count) {
+    keepCount(document.querySelector('[data-nav="my-games"]'), "data-games-awaiting", count);
+    keepCount(menuButton, "data-menu-awaiting", count);
+  }
 
-  // Someone came or went: lists of who is online (the friends page) reload (htmx). At most
-  // once every 3 s, so a busy site does not reload them on every arrival; a change inside
-  // that window is told at its end, never dropped (htmx's own throttle drops it, and a
-  // friend who came online just after my own arrival would show offline until the next).
+  // A watched player came or went (the server tells at most once a second): lists of who
+  // is online (the friends page) reload (htmx). At most once every 3 s, so a busy list
+  // does not reload on every arrival; a change inside that window is told at its end,
+  // never dropped (htmx's own throttle drops it, and a friend who came online just after
+  // my own arrival would show offline until the next).
   const PRESENCE_EVERY_MS = 3000;
   let presenceHeld = null, presenceWindow = null;
   function announcePresence(msg) {
@@ -88,15 +90,54 @@
     }, PRESENCE_EVERY_MS);
   }
 
+  // The server closes a player's oldest socket with this code when they open more than it
+  // allows: that page says why and does not come back by itself (it would close another).
+  const SOCKETS_CAPPED = 4429;
+  function socketsCapped() {
+    const area = document.querySelector("[data-toasts]");
+    if (!area || area.querySelector("[data-sockets-capped]")) return;
+    const el = document.createElement("div");
+    el.className = "toast"; el.setAttribute("data-sockets-capped", ""); el.setAttribute("role", "alert");
+    el.textContent = "This page stopped updating: you have too many Wordfall pages open. Close some, then reload this one.";
+    area.appendChild(el);
+  }
+  window.Wordfall.SOCKETS_CAPPED = SOCKETS_CAPPED;
+  window.Wordfall.socketsCapped = socketsCapped;
+
+  // A notification about the page in front of the player (their game's move, its result)
+  // is read as it comes: the page shows it, so it neither rings the bell nor covers the
+  // page with a toast. A page left in a background tab reads them when it comes back.
+  const here = location.pathname;
+  let unseenHere = document.body.hasAttribute("data-unread-here");
+  function seeHere() {
+    if (!unseenHere || document.visibilityState !== "visible") return;
+    unseenHere = false;
+    const token = (JSON.parse(document.body.getAttribute("hx-headers") || "{}"))["X-CSRFToken"] || "";
+    const body = new FormData(); body.append("url", here);
+    fetch("/notifications/seen/", { method: "POST", body, credentials: "same-origin", headers: { "X-CSRFToken": token, "Accept": "application/json" } })
+      .catch(() => { unseenHere = true; });
+  }
+  document.addEventListener("visibilitychange", seeHere);
+  seeHere();
+
   let retry = 1000;
   function connect() {
     const ws = new WebSocket(wsBase + "/ws/presence/");
     let timer = null;
-    ws.onopen = () => { retry = 1000; timer = setInterval(() => ws.send(JSON.stringify({ type: "ping" })), 30000); };
+    ws.onopen = () => {
+      retry = 1000; timer = setInterval(() => ws.send(JSON.stringify({ type: "ping" })), 30000);
+      // A page listing players (data-presence-watch="id id ...") watches them.
+      const watched = document.querySelector("[data-presence-watch]");
+      if (watched) {
+        const players = watched.dataset.presenceWatch.split(" ").filter(Boolean).map(Number);
+        ws.send(JSON.stringify({ type: "presence.watch", players }));
+      }
+    };
     ws.onmessage = (e) => {
       const msg = JSON.parse(e.data);
-      if (msg.type === "presence.update") {
-        renderPresence(msg);
+      if (msg.type === "presence.count") {
+        document.querySelectorAll("[data-presence-count]").forEach((el) => { el.textContent = msg.count; });
+      } else if (msg.type === "presence.changed") {
         announcePresence(msg);
       }
       else if (msg.type === "notification.count") {
@@ -104,10 +145,16 @@
         const badge = document.querySelector("[data-notification-count]");
         if (badge) { badge.hidden = msg.count === 0; badge.textContent = String(msg.count); }
       } else if (msg.type === "notification.new") {
+        const mine = msg.url === here;
+        if (mine) { unseenHere = true; seeHere(); } else toast(msg.text, msg.url);
+        // Once read, the server sends the new count; until then (another page, a tab in
+        // the background) the bell counts it.
         const badge = document.querySelector("[data-notification-count]");
-        if (badge) { badge.hidden = false; badge.textContent = String((parseInt(badge.textContent, 10) || 0) + 1); }
-        toast(msg.text, msg.url);
+        if (badge && (!mine || unseenHere)) { badge.hidden = false; badge.textContent = String((parseInt(badge.textContent, 10) || 0) + 1); }
         document.dispatchEvent(new CustomEvent("wordfall:notification", { detail: msg }));
+        // And one named after its kind, for htmx triggers: a trigger filter
+        // ([detail.kind=='…']) is code htmx evaluates, which the site's policy forbids.
+        document.dispatchEvent(new CustomEvent("wordfall:notification-" + msg.kind, { detail: msg }));
       } else if (msg.type === "games.awaiting") {
         // Sent on every (re)connect: turns that came while away are counted too.
         showGamesAwaiting(msg.count);
@@ -119,8 +166,10 @@
       }
     };
     // Back off, with jitter so that the pages of a restarted server do not all return at once.
-    ws.onclose = () => {
-      clearInterval(timer); setTimeout(connect, retry * (0.5 + Math.random())); retry = Math.min(retry * 2, 30000);
+    ws.onclose = (e) => {
+      clearInterval(timer);
+      if (e.code === SOCKETS_CAPPED) { socketsCapped(); return; }
+      setTimeout(connect, retry * (0.5 + Math.random())); retry = Math.min(retry * 2, 30000);
     };
   }
   if ("WebSocket" in window) connect();

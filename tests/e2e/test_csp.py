@@ -29,3 +29,18 @@ def test_pages_run_their_scripts_with_no_policy_violation(page, make_user):
         page.goto(path)
         page.wait_for_load_state("networkidle")
     assert violations == []
+
+
+def test_pages_with_live_triggers_run_them_with_no_console_error(page, make_user):
+    """Every page with an htmx trigger (lists that reload on a socket's event) loads under
+    the policy with no console error: a trigger filter is code htmx evaluates, which the
+    policy forbids (an EvalError, and the filter silently dropped)."""
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    make_user("ann")
+    log_in(page, "ann")
+    for path in ("/friends/", "/words/requests/", "/words/", "/games/"):
+        page.goto(path)
+        page.wait_for_load_state("networkidle")
+    assert errors == []

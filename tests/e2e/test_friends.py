@@ -46,3 +46,15 @@ def test_follow_challenge_and_the_invitation_appears_live(page, new_page, make_u
     bob.locator("[data-action=accept]").click()
     expect(bob).to_have_url(f"{bob.url.split('/games/')[0]}/games/{game.pk}/")
     assert violations == {"friends": [], "challenge": []}
+
+
+def test_the_friends_page_shows_no_template_text(page, make_user):
+    """Nothing of the page's template (a comment, a tag) shows among a player's friends."""
+    make_user("ann"), make_user("bob")
+    log_in(page, "ann")
+    page.goto("/u/bob/")
+    page.get_by_role("button", name="Follow").click()
+    page.goto("/friends/")
+    expect(page.locator("[data-friend=bob]")).to_be_visible()
+    text = page.locator("main").inner_text()
+    assert not [mark for mark in ("{#", "#}", "{%", "%}", "{{", "}}") if mark in text], text

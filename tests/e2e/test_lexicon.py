@@ -119,6 +119,19 @@ def test_word_check_by_keyboard_with_spoken_summary(page, make_user, lexicons):
     )
 
 
+# Marks the page once its site socket has had a message: the socket sends its counts only
+# after joining the player's group, so from then on it hears every notification.
+SITE_SOCKET_HEARD = """
+window.WebSocket = class extends window.WebSocket {
+  constructor(...args) {
+    super(...args);
+    if (!String(args[0]).endsWith("/ws/presence/")) return;
+    this.addEventListener("message", () => { document.documentElement.dataset.siteSocket = "heard"; }, { once: true });
+  }
+};
+"""
+
+
 def test_my_requests_page_shows_a_decision_as_it_is_made(page, make_user, lexicons):
     """A player watching My requests sees the status and note change when a moderator decides."""
     ann = make_user("ann")
@@ -128,11 +141,13 @@ def test_my_requests_page_shows_a_decision_as_it_is_made(page, make_user, lexico
         player=ann, lexicon_code="common", word="zorbing", action="add", reason="A sport."
     )
     log_in(page, "ann")
+    page.add_init_script(SITE_SOCKET_HEARD)
     page.goto("/words/requests/")
     row = page.locator(f'[data-my-requests] tr[data-request="{request.pk}"]')
     expect(row).to_have_attribute("data-status", "open")
     page.evaluate("window.__still_here = true")
-    page.wait_for_timeout(500)  # the site socket is connected
+    # The site socket has joined the player's group: it is told of the decision.
+    expect(page.locator("html")).to_have_attribute("data-site-socket", "heard")
     # Decided in another thread, like another process: Playwright's event loop runs in this
     # one, and the broadcast after commit cannot run inside it.
     decide = threading.Thread(
@@ -155,7 +170,7 @@ def test_worker_process_builds_an_approved_version_without_a_restart(live_site, 
     import random
     import time
 
-    from lexicon import core, wordlists
+    from lexicon import core, loading, wordlists
 
     word = "zqx" + "".join(random.choice("abcdefghij") for _ in range(8))
     moderator = make_user("mod", is_staff=True)
@@ -179,7 +194,7 @@ def test_worker_process_builds_an_approved_version_without_a_restart(live_site, 
     try:
         assert stored.exists(), "the worker did not build wordgame version 2"
         assert word in core.Lexicon.from_bytes(stored.read_bytes())
-        assert ("wordgame", 2) not in services._loaded  # built by the worker, not by this test
+        assert loading.loaded_lexicon("wordgame", 2) is None  # built by the worker, not by this test
     finally:
         stored.unlink(missing_ok=True)
 

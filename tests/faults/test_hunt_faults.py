@@ -17,7 +17,7 @@ import pytest
 from django.utils import timezone
 
 from games.engine import hunt
-from games.hunts import services
+from games.hunts import bot_profiles, services
 from games.hunts.models import FoundWord, HuntRound, HuntTable, RoundStatus
 from lexicon.services import get_lexicon
 from tests.faults.conftest import SocketPlayer, wait_until
@@ -35,7 +35,8 @@ class Round:
     def __init__(self, site, make_user, test: str):
         self.site, self.test = site, test
         self.ann = make_user("ann")
-        self.table = services.table_create(host=self.ann, seat_count=3, bots=("hard", "medium"))
+        # The two quickest levels: the test is of recovery, and quick bots show it soon.
+        self.table = services.table_create(host=self.ann, seat_count=3, bots=("master", "hard"))
         HuntTable.objects.filter(pk=self.table.pk).update(round_seconds=ROUND_SECONDS)
         self.bots = set(self.table.seats.exclude(bot_strength="").values_list("user_id", flat=True))
         self.ann_socket = SocketPlayer(site, f"/ws/hunts/{self.table.pk}/", self.ann)
@@ -70,6 +71,16 @@ class Round:
             if reply["outcome"] == "accepted":
                 self.accepted.add(word)
             time.sleep(0.5)
+
+    def longest_pause(self) -> float:
+        """The longest pause either bot takes between words this round, at its form."""
+        seats = self.table.seats.exclude(bot_strength="").values_list("user_id", "bot_strength")
+        return max(bot_profiles.PROFILES[s].pace[1] / bot_profiles.form(self.round.seed, u) for u, s in seats)
+
+    def resume_within(self) -> float:
+        """Seconds in which a bot finds a word after a fault: the sweep's 5 s, then the
+        longest pause, with a busy machine's slack."""
+        return 5 + self.longest_pause() + 1
 
     def bot_words_since(self, moment) -> int:
         return FoundWord.objects.filter(round=self.round, user_id__in=self.bots, found_at__gt=moment).count()
@@ -118,7 +129,7 @@ def test_worker_killed_mid_round(fault_site, make_user):
     back_at = timezone.now()
     game.event("worker back")
     game.play(6)
-    assert wait_until(lambda: game.bot_words_since(back_at) > 0, 10), "the bots did not resume"
+    assert wait_until(lambda: game.bot_words_since(back_at) > 0, game.resume_within()), "the bots did not resume"
     game.event("bots finding words again")
     assert game.bot_words_since(killed_at) >= game.bot_words_since(back_at)
     game.check_nothing_lost()
@@ -150,7 +161,7 @@ def test_redis_restarted_mid_round(fault_site, make_user):
     ), "the open page was not resynced"
     game.event("open page sent the whole table")
     game.play(4)
-    assert wait_until(lambda: game.bot_words_since(back_at) > 0, 12), "the bots did not resume"
+    assert wait_until(lambda: game.bot_words_since(back_at) > 0, game.resume_within() + 2), "the bots did not resume"
     game.event("bots finding words again")
     watcher = SocketPlayer(fault_site, f"/ws/hunts/{game.table.pk}/")
     state = watcher.wait_for(lambda m: m["type"] == "state", 5)
@@ -176,8 +187,9 @@ def test_daphne_restarted_mid_round(fault_site, make_user):
     fault_site.kill("daphne")
     game.event("daphne SIGKILLed")
     assert wait_until(lambda: not game.ann_socket.connected, 5)
-    killed = time.time()
-    time.sleep(3)  # the bots play on while no page is connected
+    killed, killed_at = time.time(), timezone.now()
+    # The bots play on while no page is connected: one finds a word before daphne returns.
+    assert wait_until(lambda: game.bot_words_since(killed_at) > 0, game.longest_pause() + 1), "the bots stopped"
     fault_site.restart("daphne")
     game.event("daphne back")
     # The page connects again by itself and is sent the whole table.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import pwd
 import signal
 import subprocess
 import sys
@@ -31,6 +32,7 @@ class Supervisor:
             DATABASE_URL=database_url,
             REDIS_URL=redis.url,
             WF_BIN=str(bin_dir),
+            WF_USER=pwd.getpwuid(os.getuid()).pw_name,
             VAR_DIR=str(self.var),
             HOST="127.0.0.1",
             PORT=str(self.port),

@@ -151,11 +151,18 @@ def test_settings_page_saves_preferences(client, make_user):
     client.force_login(user)
     response = client.post(
         reverse("settings"),
-        {"display_name": "Ann B", "email": "ann@example.com", "preferred_lexicon": "en-gb", "email_notifications": ""},
+        {
+            "display_name": "Ann B",
+            "email": "ann@example.com",
+            "preferred_lexicon": "en-gb",
+            "email_notifications": "",
+            "invitation_emails": "nobody",
+        },
     )
     assert response.status_code == 302
     user.refresh_from_db()
     assert (user.display_name, user.preferred_lexicon, user.email_notifications) == ("Ann B", "en-gb", False)
+    assert user.invitation_emails == "nobody"
 
 
 def test_a_new_email_address_takes_effect_from_the_link_sent_there(
@@ -165,7 +172,9 @@ def test_a_new_email_address_takes_effect_from_the_link_sent_there(
     client.force_login(user)
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(
-            reverse("settings"), {"email": "ann@new.example", "preferred_lexicon": "en"}, follow=True
+            reverse("settings"),
+            {"email": "ann@new.example", "preferred_lexicon": "en", "invitation_emails": "following"},
+            follow=True,
         )
     assert "We sent a link to ann@new.example" in response.content.decode()
     user.refresh_from_db()
@@ -186,7 +195,9 @@ def test_settings_do_not_tell_whether_another_account_has_an_address(
     client.force_login(make_user("ann"))
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(
-            reverse("settings"), {"email": "Bob@Example.com", "preferred_lexicon": "en"}, follow=True
+            reverse("settings"),
+            {"email": "Bob@Example.com", "preferred_lexicon": "en", "invitation_emails": "following"},
+            follow=True,
         )
     assert "We sent a link to bob@example.com" in response.content.decode()
     assert [(m.to, m.subject) for m in mail.outbox] == [
@@ -269,3 +280,27 @@ def test_an_unconfirmed_sign_up_is_forgotten_when_its_link_expires(client, make_
     assert sign_ups_sweep(now=later + timedelta(minutes=2)) == 1
     assert not User.objects.filter(username="ann").exists() and User.objects.filter(username="bob").exists()
     assert sign_up(client).status_code == 200 and User.objects.filter(username="ann").exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_bot_account_made_twice_at_once_is_one_account():
+    """Two games needing the same bot at the same moment get one account, a bot with no
+    password and an address that takes no mail."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connection
+
+    from accounts.models import User
+    from accounts.services import bot_account
+
+    def make(_):
+        try:
+            return bot_account(username="racing-bot", display_name="Racing bot").pk
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        ids = set(pool.map(make, range(2)))
+    [bot] = User.objects.filter(username="racing-bot")
+    assert ids == {bot.pk} and bot.is_bot and not bot.has_usable_password()
+    assert bot.email == "racing-bot@bots.invalid" and bot.display_name == "Racing bot"

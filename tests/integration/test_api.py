@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from games.ratings import services
 from games.ratings.models import Rating
-from games.ratings.selectors import POOLS
+from games.ratings.selectors import pool_codes
 from games.ratings.services import Finish
 
 pytestmark = pytest.mark.django_db
@@ -31,7 +31,7 @@ def test_player_shape_with_every_pool(client, make_user):
     assert response.status_code == 200 and response["Content-Type"] == "application/json"
     body = response.json()
     assert body["username"] == "ann" and body["bot"] is False
-    assert set(body["ratings"]) == set(POOLS)
+    assert set(body["ratings"]) == set(pool_codes())
     assert body["ratings"]["wordgame"] == {"rating": 1612, "provisional": False, "games": 14}
     assert body["ratings"]["rampage"] == {"rating": 1500, "provisional": True, "games": 0}
     assert "max-age=" in response["Cache-Control"]
@@ -135,3 +135,55 @@ def test_only_get_is_allowed(client, make_user):
     """The API is read-only."""
     make_user("ann")
     assert client.post("/api/players/ann").status_code == 405
+
+
+def test_a_crossword_games_clock_as_the_server_reads_it(client, make_user):
+    """A clocked game's settings and each seat's time left at the request, the running
+    one charged from the stored turn start; once over, the overtime penalty each seat
+    lost; a game without a clock says so, an unknown game or kind is a JSON 404."""
+    from games.crosswords import services as crosswords
+    from games.crosswords.models import Game, Status
+    from games.engine.clock import Clock
+
+    ann, bob = make_user("ann"), make_user("bob")
+    game = crosswords.game_create(
+        creator=ann, variant="wordgrid", seconds_per_move=3600, invitees=[bob], clock=Clock(300, overtime=300)
+    )
+    crosswords.game_accept(game_id=game.pk, player=bob)
+    game.refresh_from_db()
+    # The player to move has used five and a half minutes: half a minute over.
+    Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(seconds=330))
+    body = client.get(f"/api/games/crossword/{game.pk}/clock").json()
+    assert body["id"] == game.pk and body["kind"] == "crossword" and body["status"] == "active"
+    clock = body["clock"]
+    assert {k: clock[k] for k in ("seconds", "increment", "overtime", "penalty_per_minute")} == {
+        "seconds": 300,
+        "increment": 0,
+        "overtime": 300,
+        "penalty_per_minute": 10,
+    }
+    assert clock["label"] == "5 min + 5 min overtime"
+    running = next(seat for seat in clock["seats"] if seat["running"])
+    waiting = next(seat for seat in clock["seats"] if not seat["running"])
+    assert running["seat"] == game.to_move and len(clock["seats"]) == 2
+    assert -40_000 < running["left_ms"] <= -30_000 and running["penalty"] == 10
+    assert waiting == {
+        "seat": 1 - game.to_move,
+        "username": waiting["username"],
+        "left_ms": 300_000,
+        "running": False,
+        "penalty": 0,
+    }
+    assert {running["username"], waiting["username"]} == {"ann", "bob"}
+
+    # At the end: the time each finished on and the points it cost (61 s over: two minutes).
+    Game.objects.filter(pk=game.pk).update(status=Status.FINISHED, clock_left=[-61_000, 12_000])
+    cache.clear()
+    seats = client.get(f"/api/games/crossword/{game.pk}/clock").json()["clock"]["seats"]
+    assert [(s["left_ms"], s["running"], s["penalty"]) for s in seats] == [(-61_000, False, 20), (12_000, False, 0)]
+
+    plain = crosswords.game_create(creator=ann, variant="wordgrid", seconds_per_move=3600, invitees=[bob])
+    assert client.get(f"/api/games/crossword/{plain.pk}/clock").json()["clock"] is None
+    for url in ("/api/games/crossword/999999/clock", "/api/games/chess/1/clock", "/api/games/hunt/1/clock"):
+        response = client.get(url)
+        assert response.status_code == 404 and "error" in response.json(), url

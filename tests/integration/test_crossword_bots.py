@@ -11,6 +11,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from games import seating
 from games.crosswords import selectors, services
 from games.crosswords.models import Analysis, Bot, BotError, Game, Move, Seat, Status
 from games.crosswords.services import analysis, bots
@@ -174,6 +175,37 @@ def test_bot_turn_moves_through_the_services_and_twice_does_nothing(make_user):
 
 
 @pytest.mark.django_db
+def test_the_champion_plays_correspondence_games_within_its_cpu_time(make_user, monkeypatch):
+    """The champion simulates until its CPU time per move runs out, then moves through
+    the services like any bot."""
+    monkeypatch.setattr(bots, "CHAMPION_CPU_SECONDS", 0.5)
+    asked = []
+    simulate = crossword_bot.simulate
+
+    def counted(position, pool, leave_value, rng, budget, out_of_time=None):
+        asked.append(budget)
+        return simulate(position, pool, leave_value, rng, budget, out_of_time)
+
+    monkeypatch.setattr(crossword_bot, "simulate", counted)
+    ann, game = started_against(make_user, variant="wordgame", strength="champion", seconds=DAY)
+    game = to_bot_turn(game, ann)
+    started = time.process_time()
+    move = bots.bot_turn(game_id=game.pk, move_count=game.move_count)
+    assert move is not None
+    assert time.process_time() - started < 0.5 + 5.0  # the last rack's searches, the move itself
+    assert asked in ([], [bots.CHAMPION_BUDGET])  # a lone candidate is played without simulating
+
+
+@pytest.mark.django_db
+def test_the_champion_is_not_offered_in_live_games(make_user):
+    """A live game cannot wait for the champion's simulation: refused before anything is written."""
+    ann = make_user("ann")
+    with pytest.raises(services.Refused, match="correspondence games only"):
+        bots.game_create_with_bots(creator=ann, variant="wordgame", seconds_per_move=LIVE, bots=["champion"])
+    assert not Game.objects.exists()
+
+
+@pytest.mark.django_db
 def test_the_human_move_queues_the_bot_after_commit(make_user, django_capture_on_commit_callbacks, monkeypatch):
     """The bot's task is queued only when the person's move commits, at the new move number."""
     sent = []
@@ -196,7 +228,7 @@ def test_the_sweep_moves_a_bot_whose_task_was_lost(make_user):
     game = to_bot_turn(game, ann)
     count = game.move_count
     assert bots.bots_sweep() == 0
-    later = game.bot_due_at + bots.LIVE_SWEEP_GRACE
+    later = game.bot_due_at + seating.LIVE_SWEEP_GRACE
     assert bots.bots_sweep(now=later - timedelta(seconds=1)) == 0
     assert bots.bots_sweep(now=later + timedelta(seconds=1)) == 1
     game.refresh_from_db()
@@ -226,10 +258,10 @@ def test_the_bot_due_time_is_stored_when_its_turn_is_queued(
     assert before + timedelta(seconds=sent[-1]) <= stored <= timezone.now() + timedelta(seconds=sent[-1])
     # The turn began long ago: only the stored due time counts.
     Move.objects.filter(game=game).update(created_at=before - timedelta(days=3))
-    grace = getattr(bots, grace)
+    grace = getattr(seating, grace)
     assert bots.bots_sweep(now=stored + grace - timedelta(seconds=1)) == 0
     assert bots.bots_sweep(now=stored + grace + timedelta(seconds=1)) == 1
-    assert bots.LIVE_SWEEP_GRACE <= timedelta(seconds=2) < bots.CORRESPONDENCE_SWEEP_GRACE
+    assert seating.LIVE_SWEEP_GRACE <= timedelta(seconds=2) < seating.CORRESPONDENCE_SWEEP_GRACE
 
 
 @pytest.mark.django_db
@@ -256,19 +288,39 @@ def test_an_engine_error_is_recorded_and_the_bot_passes(client, make_user, monke
     assert listing.status_code == 200 and error.rack in listing.content.decode()
 
 
+def off_rack_play(position):
+    """A placement the board accepts (its words are words) made with tiles the bot does not hold."""
+    from collections import Counter
+
+    for play in movegen.generate(position.board, "aeinrst", position.variant, position.lexicon):
+        needed = Counter("?" if blank else letter for _, _, letter, blank in play.placement)
+        if needed - Counter(position.rack):
+            return play
+    raise AssertionError(f"every play of 'aeinrst' is also on the rack {position.rack!r}")
+
+
 @pytest.mark.django_db
-def test_an_illegal_bot_move_is_refused_recorded_and_passed(make_user, monkeypatch):
-    """The service checks a bot's move like anyone's: a placement off its rack is refused."""
+def test_a_bot_move_with_tiles_off_its_rack_is_refused_recorded_and_passed(make_user, monkeypatch):
+    """The service checks a bot's move like anyone's: a play that would be legal but uses
+    tiles the bot does not hold is refused for that reason, kept for the admins, and the bot passes."""
     ann, game = started_against(make_user)
     game = to_bot_turn(game, ann)
+    from games.engine import crossword
     from games.engine.crossword_game import Move as EngineMove
 
-    monkeypatch.setattr(
-        crossword_bot, "choose", lambda position, *a, **k: EngineMove.place(position.seat, [(0, 0, "q", False)])
-    )
+    chosen = []
+
+    def choose(position, *args, **kwargs):
+        play = off_rack_play(position)
+        crossword.evaluate(position.board, play.placement, position.variant, position.lexicon)  # legal on the board
+        chosen.append(play)
+        return EngineMove.place(position.seat, play.placement)
+
+    monkeypatch.setattr(crossword_bot, "choose", choose)
     move = bots.bot_turn(game_id=game.pk, move_count=game.move_count)
-    assert move.kind == "pass"
-    assert "refused" in BotError.objects.get().error
+    assert chosen and move.kind == "pass"
+    assert "not on your rack" in BotError.objects.get().error
+    assert not Move.objects.filter(game=game, kind="place", seat=move.seat).exists()
 
 
 @pytest.mark.django_db
@@ -415,7 +467,8 @@ def test_analysis_hides_offensive_words_unless_the_viewer_chose_to_see_them(clie
 
     best, page = shown()
     assert "CRAP" not in [alt["word"] for alt in best] and "CRAP" not in page
-    assert [alt["placement"] for alt in best] == [
+    # The replay's alternatives carry each tile's value after the stored placement.
+    assert [[tile[:4] for tile in alt["placement"]] for alt in best] == [
         alt["placement"] for alt in row["best"][1 : analysis.ALTERNATIVES + 1]
     ]
     assert "Best play missed" in page
@@ -446,3 +499,20 @@ def test_no_analysis_before_the_end_and_the_replay_shows_it(client, make_user):
         created_by=game.created_by,
     )
     assert analysis.game_analyse(game_id=active.pk) is None
+
+
+@pytest.mark.django_db
+def test_a_bot_is_chosen_and_seated_with_its_rating(client, make_user):
+    """The bot menus give each strength's rating in both pools; the game page gives the
+    seated bot's rating in the game's pool (``bot_ratings``)."""
+    from games.engine import bot_ratings
+
+    ann = make_user("ann")
+    client.force_login(ann)
+    expert = {pool: bot_ratings.rating(pool, "expert") for pool in ("wordgrid", "wordgame")}
+    label = f"Expert (Word Grid {expert['wordgrid']}, Wordgame {expert['wordgame']})"
+    assert label in client.get("/").content.decode()
+    assert label in client.get(reverse("crosswords:new")).content.decode()
+    game = bots.game_create_with_bots(creator=ann, variant="wordgame", seconds_per_move=DAY, bots=["expert"])
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert f"bot · {expert['wordgame']}</span>" in page

@@ -215,3 +215,27 @@ def test_the_page_from_kept_states_equals_the_page_from_the_seed(client, games):
     selectors.engine_state(game)
     assert page_parts(client, game) == fresh
     assert page_parts(client, game) == fresh
+
+
+def test_a_game_served_before_reads_no_stored_move_and_a_move_writes_one_seat(client, games):
+    """Once this process has served a game, preview, page and play area read no stored
+    move (the kept state has seen as many as the game's row counts), and a play writes
+    only the seat whose score it changed."""
+    for game in games:
+        game.refresh_from_db()
+        client.force_login(to_move(game))
+        url = f"/games/{game.pk}/"
+        data = {"placement": placement_json(game), "move_count": game.move_count}
+        client.get(url)
+        for method, path, headers in (
+            ("post", url + "preview/", {}),
+            ("get", url, {}),
+            ("get", url, {"HTTP_HX_REQUEST": "true"}),
+        ):
+            with CaptureQueriesContext(connection) as captured:
+                assert getattr(client, method)(path, data if method == "post" else None, **headers).status_code == 200
+            assert not [q for q in captured.captured_queries if 'FROM "crosswords_move"' in q["sql"]], path
+        with CaptureQueriesContext(connection) as captured:
+            client.post(url + "play/", data, HTTP_HX_REQUEST="true")
+        updates = [q["sql"] for q in captured.captured_queries if q["sql"].startswith('UPDATE "crosswords_seat"')]
+        assert len(updates) == 1, updates

@@ -56,7 +56,7 @@ def test_the_friends_list_shows_who_is_online_and_what_they_play(make_user, clie
     table = hunts.table_create(host=cat, seat_count=2)
     listed = selectors.friends(ann)
     assert [(f.user.username, f.online) for f in listed] == [("cat", True), ("bob", False), ("dan", False)]
-    assert listed[0].hunt_table == table and listed[0].crossword_games == 1
+    assert listed[0].watch_url == table.get_absolute_url()
     assert listed[0].playing == f"at a {table.get_game_display()} table · 1 crossword game"
     client.force_login(ann)
     page = client.get("/friends/").content.decode()
@@ -141,7 +141,7 @@ def test_the_expiry_sweep_cancels_old_invitations_and_seeks_once_and_tells_the_p
     tow_game = tow.game_create(creator=cat, seconds_per_move=DAY, invitees=[bob])
     TowGame.objects.filter(pk=tow_game.pk).update(created_at=timezone.now() - timedelta(days=8))
     dan = make_user("dan")
-    invitation = services.challenge_hunt(by=dan, username="bob", table_settings={"game": "rampage"})
+    invitation = services.challenge(by=dan, username="bob", game="rampage").invitation
     HuntInvitation.objects.filter(pk=invitation.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
 
     assert tasks.sweep_invitations() == {"games": 4, "hunt_invitations": 1}
@@ -171,9 +171,8 @@ async def test_my_games_hears_when_one_of_my_games_changes(ws_connect, make_user
     ann, bob = await sync_to_async(make_user)("ann"), await sync_to_async(make_user)("bob")
     ws = await ws_connect("/ws/presence/", ann)
     assert (await ws.receive_json_from(timeout=5))["type"] == "notification.count"
-    game = await sync_to_async(services.challenge_crossword)(
-        by=ann, username="bob", variant="wordgrid", seconds_per_move=DAY
-    )
+    await sync_to_async(services.challenge)(by=ann, username="bob", game="wordgrid", settings={"seconds_per_move": DAY})
+    game = await sync_to_async(Game.objects.get)()
     await sync_to_async(crosswords.game_accept)(game_id=game.pk, player=bob)
     while True:
         message = await ws.receive_json_from(timeout=5)
@@ -228,7 +227,7 @@ def test_one_open_challenge_per_pair_even_when_sent_twice_at_once(make_user):
 
     def send(_):
         try:
-            services.challenge_crossword(by=ann, username="bob", variant="wordgrid", seconds_per_move=DAY)
+            services.challenge(by=ann, username="bob", game="wordgrid", settings={"seconds_per_move": DAY})
             return "sent"
         except Refused as refused:
             return refused.reason
@@ -237,13 +236,13 @@ def test_one_open_challenge_per_pair_even_when_sent_twice_at_once(make_user):
 
     with ThreadPoolExecutor(max_workers=2) as pool:
         outcomes = sorted(pool.map(send, range(2)))
-    assert outcomes == ["You have challenged bob already; wait for their answer.", "sent"]
+    assert outcomes == ["You have an invitation waiting for bob already; wait for their answer.", "sent"]
     with pytest.raises(Refused, match="already"):
-        services.challenge_hunt(by=ann, username="bob", table_settings={"game": "rampage"})
+        services.challenge(by=ann, username="bob", game="rampage")
     crosswords.game_decline(game_id=Game.objects.get().pk, player=bob)
-    invitation = services.challenge_hunt(by=ann, username="bob", table_settings={"game": "rampage"})
+    invitation = services.challenge(by=ann, username="bob", game="rampage").invitation
     with pytest.raises(Refused, match="already"):
-        services.challenge_crossword(by=ann, username="bob", variant="wordgrid", seconds_per_move=DAY)
+        services.challenge(by=ann, username="bob", game="wordgrid", settings={"seconds_per_move": DAY})
     services.hunt_invitation_decline(invitation_id=invitation.pk, user=bob)
-    services.challenge_crossword(by=ann, username="bob", variant="wordgrid", seconds_per_move=DAY)
+    services.challenge(by=ann, username="bob", game="wordgrid", settings={"seconds_per_move": DAY})
     assert Game.objects.filter(status=Status.WAITING).count() == 1

@@ -14,6 +14,15 @@ def test_healthz_is_ok_with_database_redis_and_a_worker(client, celery_worker):
     assert body["database"] == "ok" and body["redis"] == "ok" and body["celery"].startswith("ok")
 
 
+def test_healthz_names_the_engine_build_it_runs(client):
+    """Compiled or pure Python, and why: what the process imported."""
+    from games.engine import build
+
+    body = json.loads(client.get("/healthz").content)
+    assert body["engine"] == build.status().detail
+    assert body["engine"].startswith("compiled with Cython" if build.status().compiled else "pure Python (")
+
+
 @pytest.fixture
 def broker_without_workers(monkeypatch):
     """/healthz pings through a Celery app on a Redis server of its own, where no worker listens.

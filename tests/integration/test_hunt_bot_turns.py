@@ -133,7 +133,7 @@ def test_a_bot_turn_racing_a_person_for_the_same_word_does_not_deadlock(bot_roun
     from django.db import transaction
 
     from games.hunts.services import bots
-    from games.hunts.services.rounds import _round_lock
+    from games.hunts.services.submissions import round_lock
 
     game_round, seat = bot_round
     ann_id = game_round.table.host_id
@@ -155,7 +155,7 @@ def test_a_bot_turn_racing_a_person_for_the_same_word_does_not_deadlock(bot_roun
     def ann_submits():
         try:
             with transaction.atomic():
-                _round_lock(game_round.pk, shared=True)
+                round_lock(game_round.pk, shared=True)
                 FoundWord.objects.create(
                     round=game_round,
                     user_id=ann_id,

@@ -288,12 +288,12 @@ async def test_start_over_the_socket_and_lobby_updates(ws_connect, make_user):
 
 
 async def until_prepared(round_id):
-    from games.hunts.services import rounds
+    from games.hunts.services import submissions
 
     for _ in range(100):
         # Kept, and the preparation's task done (it is forgotten only then).
-        if round_id in rounds._facts_kept and round_id not in rounds._preparing:
-            return rounds._facts_kept[round_id]
+        if round_id in submissions._facts_kept and round_id not in submissions._preparing:
+            return submissions._facts_kept[round_id]
         await asyncio.sleep(0.05)
     raise AssertionError(f"round {round_id} was not prepared")
 
@@ -302,7 +302,7 @@ async def test_a_playing_round_is_read_before_its_first_word(ws_connect, make_us
     """A socket that sees a round start, or connects to one playing, gets its process ready
     for the round's words: the round's facts and its word list are loaded before anyone
     submits, so the first words of all the tables a process serves do not queue for them."""
-    from games.hunts.services import rounds
+    from games.hunts.services import submissions
     from lexicon import services as lexicon
 
     table, ann, bob = await rampage_table(make_user)
@@ -314,10 +314,10 @@ async def test_a_playing_round_is_read_before_its_first_word(ws_connect, make_us
         state = await receive_until(ws_ann, "state")
     round_id = state["round"]["id"]
     kept = await until_prepared(round_id)
-    assert kept == await sync_to_async(rounds.round_facts)(round_id, fresh=True)
+    assert kept == await sync_to_async(submissions.round_facts)(round_id, fresh=True)
 
     # A process that has neither (a restart, say): the next socket to connect prepares both.
-    rounds.forget_round(round_id)
+    submissions.forget_round(round_id)
     lexicon.forget_loaded()
     await ready(ws_connect, path, bob)
     kept = await until_prepared(round_id)

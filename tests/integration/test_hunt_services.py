@@ -11,7 +11,7 @@ from django.db import connection
 from django.utils import timezone
 
 from games.engine import hunt
-from games.hunts import selectors, services
+from games.hunts import bot_profiles, selectors, services
 from games.hunts.models import FoundWord, HuntRound, RoundStatus, TableStatus
 from games.hunts.services.bots import bot_play
 
@@ -60,6 +60,26 @@ def test_create_table_seats_host_and_bots(make_user):
     assert [s.user.username for s in sorted(seats, key=lambda s: s.position)] == ["ann", "easy-bot-1", "hard-bot-1"]
     assert table.round_seconds == 300 and table.lexicon_code == "en"
     assert services.table_create(host=ann, game="rampage").round_seconds == 120
+
+
+def test_bots_are_chosen_and_seated_with_their_rating_in_the_tables_pool(client, make_user):
+    """The add-a-bot menu, the lobby and the table's state give each bot level's rating
+    in the table's pool; the create form gives it in every pool (``bot_ratings``)."""
+    from django.urls import reverse
+
+    from games.engine import bot_ratings
+
+    ann = make_user("ann")
+    table = services.table_create(host=ann, game="classic", size=5, seat_count=3, bots=("beginner", "master"))
+    rated = {level: bot_ratings.rating("classic5", level) for level in ("beginner", "master")}
+    client.force_login(ann)
+    page = client.get(table.get_absolute_url()).content.decode()
+    assert f"Master (rated {rated['master']})" in page
+    lobby = client.get(reverse("hunts:lobby")).content.decode()
+    assert f"(beginner bot, rated {rated['beginner']})" in lobby
+    assert f"Classic 5×5 {rated['master']})" in lobby  # the create form's menu, every pool
+    seats = selectors.table_state(table.pk, ann)["seats"]
+    assert {seat["bot"]: seat["bot_rating"] for seat in seats if seat["bot"]} == rated
 
 
 @pytest.mark.parametrize(
@@ -346,7 +366,9 @@ def test_bot_submits_through_the_service_and_stops_at_deadline(make_user):
     game_round, now = start_round(table, RAMPAGE_BOARD)
     bot_id = game_round.players.exclude(bot_strength="").get().user_id
     wait = bot_play(round_id=game_round.pk, user_id=bot_id, now=now)
-    assert 1.8 <= wait <= 4.0
+    low, high = bot_profiles.PROFILES["hard"].pace
+    form = bot_profiles.form(game_round.seed, bot_id)
+    assert low / form <= wait <= high / form
     found = FoundWord.objects.get(round=game_round)
     assert found.user_id == bot_id and found.word in hunt.solve(RAMPAGE_BOARD, _en(), 2)
     assert bot_play(round_id=game_round.pk, user_id=bot_id, now=game_round.deadline) is None

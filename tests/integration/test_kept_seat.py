@@ -25,7 +25,7 @@ def seated(table) -> set[str]:
 def test_the_kept_seat_takes_only_the_challenged_player(make_user):
     """A stranger is refused the kept seat with a reason; the challenged player takes it."""
     ann, bob, cat = make_user("ann"), make_user("bob"), make_user("cat")
-    invitation = friends.challenge_hunt(by=ann, username="bob", table_settings={"game": "rampage"})
+    invitation = friends.challenge(by=ann, username="bob", game="rampage").invitation
     table = invitation.table
     with pytest.raises(Refused, match="kept for the challenged player") as refused:
         hunts.table_join(table_id=table.pk, user=cat)
@@ -53,13 +53,13 @@ def test_other_free_seats_stay_open_beside_the_kept_one(make_user):
 def test_a_declined_or_lapsed_challenge_frees_the_seat(make_user):
     """Once the challenged player declines, or the kept time passes, anyone may sit down."""
     ann, bob, cat = make_user("ann"), make_user("bob"), make_user("cat")
-    invitation = friends.challenge_hunt(by=ann, username="bob", table_settings={"game": "rampage"})
+    invitation = friends.challenge(by=ann, username="bob", game="rampage").invitation
     friends.hunt_invitation_decline(invitation_id=invitation.pk, user=bob)
     hunts.table_join(table_id=invitation.table_id, user=cat)
     assert seated(invitation.table) == {"ann", "cat"}
 
     make_user("dan")
-    later = friends.challenge_hunt(by=ann, username="dan", table_settings={"game": "classic"})
+    later = friends.challenge(by=ann, username="dan", game="classic").invitation
     HuntTable.objects.filter(pk=later.table_id).update(kept_until=timezone.now() - timedelta(seconds=1))
     hunts.table_join(table_id=later.table_id, user=cat)
     assert seated(later.table) == {"ann", "cat"}
@@ -78,7 +78,7 @@ def test_racing_joins_never_take_the_kept_seat(make_user, strangers):
     player always gets the kept seat and every stranger is refused."""
     ann, bob = make_user("ann"), make_user("bob")
     others = [make_user(f"cat{n}") for n in range(strangers)]
-    invitation = friends.challenge_hunt(by=ann, username="bob", table_settings={"game": "rampage"})
+    invitation = friends.challenge(by=ann, username="bob", game="rampage").invitation
     barrier = threading.Barrier(strangers + 1)
     outcomes = {}
 

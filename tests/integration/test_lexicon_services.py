@@ -1,7 +1,6 @@
 """Lexicon versions, dictionary requests and moderators' decisions, against PostgreSQL."""
 
 import threading
-import time
 
 import pytest
 from django.conf import settings
@@ -13,6 +12,7 @@ from django.db.models.signals import post_save
 from accounts.models import Notification
 from lexicon import services
 from lexicon.models import DictionaryRequest, Lexicon, Status, WordChange
+from tests.concurrency import run_threads, wait_for_a_blocked_session
 
 pytestmark = pytest.mark.django_db
 
@@ -171,11 +171,11 @@ def test_approval_bumps_version_and_games_keep_theirs(make_user, moderator):
 
 def test_precompile_task_reloads_the_version_it_is_given(make_user, moderator):
     """The worker's task replaces whatever it held under that number (an emptied database)."""
-    from lexicon import core, tasks
+    from lexicon import core, loading, tasks
 
     request, _ = ask(make_user())
     services.request_decide(request_id=request.pk, moderator=moderator, approve=True)
-    services._loaded[("common", 2)] = core.Lexicon.from_words(["qxzstale"])
+    loading._loaded[("common", 2)] = core.Lexicon.from_words(["qxzstale"])
     tasks.precompile_lexicon("common", 2)
     assert "zorbing" in services.get_lexicon("common", 2)
     assert "qxzstale" not in services.get_lexicon("common", 2)
@@ -366,32 +366,6 @@ def test_union_follows_its_parts(make_user, moderator):
     services.request_decide(request_id=request.pk, moderator=moderator, approve=True)
     assert "cat" in services.get_lexicon("en") and "cat" not in services.get_lexicon("en-gb")
     assert services.current_version("en") == 3 and services.current_version("en-gb") == 3
-
-
-def wait_for_a_blocked_session(seconds=10.0):
-    """Return True once another session of this database waits for a lock."""
-    deadline = time.monotonic() + seconds
-    with connection.cursor() as cursor:
-        while time.monotonic() < deadline:
-            # Inside a transaction the activity view is a snapshot unless cleared.
-            cursor.execute("SELECT pg_stat_clear_snapshot()")
-            cursor.execute(
-                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-                " AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
-            )
-            if cursor.fetchone()[0]:
-                return True
-            time.sleep(0.02)
-    return False
-
-
-def run_threads(*targets):
-    threads = [threading.Thread(target=target) for target in targets]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
-    assert not any(thread.is_alive() for thread in threads)
 
 
 @pytest.mark.django_db(transaction=True)

@@ -24,7 +24,7 @@ from games.engine import hunt
 from games.hunts import services
 from games.hunts.broadcasts import table_group
 from games.hunts.models import FoundWord
-from games.hunts.services import rounds
+from games.hunts.services import submissions
 
 from .test_hunt_consumers import BOARD, rampage_table, start_now
 from .test_hunt_queries import worker_connections_closed  # noqa: F401 - used by every test here
@@ -165,7 +165,7 @@ async def test_a_find_is_stored_and_announced_even_if_its_socket_goes_away(make_
     assert heard["type"] == "round.found" and heard["word"] == "rate"
     assert await sync_to_async(_stored_words)(game_round.pk) == [["rate"]]
     await layer.group_discard(table_group(table.pk), listener)
-    assert rounds._submitting == set()
+    assert submissions._submitting == set()
 
 
 async def test_a_failure_after_the_socket_went_away_is_logged(make_user, monkeypatch, caplog):
@@ -177,14 +177,14 @@ async def test_a_failure_after_the_socket_went_away_is_logged(make_user, monkeyp
         await stored.wait()
         raise ConnectionError("PostgreSQL went away")
 
-    monkeypatch.setitem(rounds._ASYNC_IO, "store", failing_store)
+    monkeypatch.setitem(submissions._ASYNC_IO, "store", failing_store)
     submitting = asyncio.ensure_future(services.round_submit_async(round_id=game_round.pk, user=ann, word="rate"))
-    while not rounds._submitting:
+    while not submissions._submitting:
         await asyncio.sleep(0.01)
     submitting.cancel()  # the socket closes while the statement is out
     stored.set()
-    while rounds._submitting:
+    while submissions._submitting:
         await asyncio.sleep(0.01)
-    failures = [r for r in caplog.records if r.name == rounds.__name__ and r.levelname == "ERROR"]
+    failures = [r for r in caplog.records if r.name == submissions.__name__ and r.levelname == "ERROR"]
     assert [r.getMessage() for r in failures] == ["A submission failed after its socket closed"]
     assert isinstance(failures[0].exc_info[1], ConnectionError)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from datetime import timedelta
 from unittest import mock
 
@@ -13,22 +13,30 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
+from config.celery import app
 from games.hunts import services
 from games.hunts.models import HuntRound, HuntSeat, HuntTable, QueueEntry, RoundStatus, TableStatus
 from games.hunts.services import matchmaking
+from tests.conftest import celery_worker_running
 
 pytestmark = pytest.mark.django_db
 
 
 def queue(make_user, pool, *ratings, waited=0.0, now=None):
-    """Queue one new player per rating, each having waited ``waited`` seconds by ``now``."""
-    now = now or timezone.now()
+    """Queue one new player per rating, each having waited ``waited`` seconds by ``now``.
+
+    Their pages were last heard from at ``now``; without a ``now`` (a test whose passes
+    run on the real clock) once all of them are queued, since making the players may
+    take longer than the grace on a busy machine.
+    """
+    joined = now or timezone.now()
     users = []
     for rating in ratings:
         user = make_user()
-        services.queue_join(user=user, pool=pool, now=now - timedelta(seconds=waited))
-        QueueEntry.objects.filter(user=user).update(rating=rating, seen_at=now)
+        services.queue_join(user=user, pool=pool, now=joined - timedelta(seconds=waited))
+        QueueEntry.objects.filter(user=user).update(rating=rating)
         users.append(user)
+    QueueEntry.objects.filter(user__in=users).update(seen_at=now or timezone.now())
     return users
 
 
@@ -191,19 +199,25 @@ def test_nobody_to_match_offers_a_bot_then_one_click_starts_a_casual_round(make_
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_queue_survives_a_restart(make_user, celery_worker):
-    """The queue is rows: players queued while no worker ran are seated by a worker started
-    afterwards, through the real task, each exactly once."""
+def test_the_queue_survives_a_restart(make_user):
+    """The queue is rows: players queued while no worker ran, whose queued passes were lost
+    with the broker, are seated by a worker started afterwards, through the real task,
+    each exactly once."""
     from games.hunts import tasks
 
     players = queue(make_user, "rampage", 1500, 1505, 1510, 1515)
+    # Each join queued a pass; no worker has run one, and the broker loses them.
+    app.control.purge()
     # The rows are all there is: a fresh connection, as a restarted process has, sees them.
     connection.close()
     assert QueueEntry.objects.count() == 4
-    tasks.match_ranked.delay("rampage")
-    deadline = time.monotonic() + 20
-    while QueueEntry.objects.exists() and time.monotonic() < deadline:
-        time.sleep(0.2)
+    with celery_worker_running():
+        for player in players:  # their pages ping on while the worker starts
+            services.queue_touch(user=player)
+        tasks.match_ranked.delay("rampage")
+        deadline = time.monotonic() + 20
+        while QueueEntry.objects.exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
     assert not QueueEntry.objects.exists()
     tables = {table_of(p).pk for p in players}
     assert len(tables) == 1
@@ -237,15 +251,11 @@ def _race(slow: str, pool_lock: bool):
         time.sleep(0.5)
         return real(*args, **kwargs)
 
-    @contextmanager
-    def no_pool_lock(pool):
-        yield True
-
     def run(name, first):
         try:
             with ExitStack() as stack:
                 if not pool_lock:
-                    stack.enter_context(mock.patch.object(matchmaking, "_pool_lock", no_pool_lock))
+                    stack.enter_context(mock.patch.object(matchmaking, "_pool_lock_taken", lambda pool: True))
                 if first:
                     stack.enter_context(mock.patch.object(*target, slowed))
                 reports[name] = matchmaking.match_pool(pool="rampage")
@@ -416,3 +426,34 @@ def test_a_decided_table_is_seated_once_however_often_its_task_runs(make_user):
     assert matchmaking.seat_decided(pool="classic4", players=second) is None
     assert QueueEntry.objects.filter(reserved_until__isnull=True).count() == 3
     assert [len(seated(p)) for p in players] == [1, 1, 1, 1, 0, 0, 0, 0]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_pass_seating_tables_refreshes_the_lobby_once(make_user):
+    """A pass that seats two tables sends the lobby's list of tables once, after both, with both in it."""
+    import asyncio
+
+    from channels.layers import get_channel_layer
+
+    from games.hunts.broadcasts import LOBBY_GROUP
+
+    now = timezone.now()
+    queue(make_user, "classic4", 1500, 1510, 1530, 1540, 2500, 2510, 2530, 2540, waited=60, now=now)
+    layer = get_channel_layer()
+
+    async def watch():
+        channel = await layer.new_channel()
+        await layer.group_add(LOBBY_GROUP, channel)
+        report = await asyncio.to_thread(matchmaking.match_pool, pool="classic4", now=now)
+        seen = []
+        try:
+            while True:
+                seen.append(await asyncio.wait_for(layer.receive(channel), 2))
+        except TimeoutError:
+            pass
+        return report, [message for message in seen if message["type"] == "lobby.tables"]
+
+    report, lobbies = asyncio.run(watch())
+    assert len(report.tables) == 2
+    assert len(lobbies) == 1
+    assert all(f'/hunts/{table}/"' in lobbies[0]["html"] for table in report.tables), lobbies[0]["html"][:500]

@@ -56,7 +56,7 @@ def test_my_games_lists_every_kind(client, make_user):
     ann, bob, cat = make_user("ann"), make_user("bob"), make_user("cat")
     crossword, towgame = started_crossword(ann, bob), started_tow(ann, bob)
     table = hunts.table_create(host=ann, game="classic", size=4, bots=("easy",))
-    friends.challenge_hunt(by=cat, username="ann", table_settings={"game": "rampage"})
+    friends.challenge(by=cat, username="ann", game="rampage")
     client.force_login(ann)
     page = client.get("/games/").content.decode()
     for game, url in ((crossword, f"/games/{crossword.pk}/"), (towgame, f"/tow/{towgame.pk}/")):

@@ -1,10 +1,14 @@
 """The site socket: presence over the real Redis channel layer, origin checks, bad input."""
 
+import asyncio
 import json
+import math
+import time
 
 import pytest
 from asgiref.sync import sync_to_async
 
+from accounts.consumers import CHANGES_EVERY_SECONDS
 from accounts.models import OnlineConnection
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -18,11 +22,11 @@ async def receive_until(communicator, kind, timeout=5):
 
 
 async def test_a_signed_in_player_connects_and_is_counted(ws_connect, make_user):
+    """The page's header is told how many players are online, this one included."""
     ann = await sync_to_async(make_user)("ann")
     ws = await ws_connect("/ws/presence/", ann)
-    update = await receive_until(ws, "presence.update")
-    assert update["count"] == 1
-    assert [p["username"] for p in update["players"]] == ["ann"]
+    assert (await receive_until(ws, "presence.count"))["count"] == 1
+    assert await sync_to_async(OnlineConnection.objects.filter(user=ann).count)() == 1
 
 
 async def test_a_forged_origin_is_refused(ws_connect, make_user):
@@ -31,26 +35,68 @@ async def test_a_forged_origin_is_refused(ws_connect, make_user):
     assert not await sync_to_async(OnlineConnection.objects.exists)()
 
 
-async def test_presence_updates_reach_two_connected_clients(ws_connect, make_user):
+async def test_a_watcher_hears_a_watched_player_come_and_go(ws_connect, make_user):
+    """Ann's page watches Bob: it hears when Bob comes online and when his last tab goes."""
     ann = await sync_to_async(make_user)("ann")
     bob = await sync_to_async(make_user)("bob")
     ws_ann = await ws_connect("/ws/presence/", ann)
-    await receive_until(ws_ann, "presence.update")
+    await ws_ann.send_json_to({"type": "presence.watch", "players": [bob.pk]})
+    await receive_until(ws_ann, "presence.changed")  # the answer to watching: catch up once
     ws_bob = await ws_connect("/ws/presence/", bob)
-    seen_by_ann = await receive_until(ws_ann, "presence.update")
-    seen_by_bob = await receive_until(ws_bob, "presence.update")
-    assert seen_by_ann["count"] == seen_by_bob["count"] == 2
+    await receive_until(ws_ann, "presence.changed")
     await ws_bob.disconnect()
-    after = await receive_until(ws_ann, "presence.update")
-    assert [p["username"] for p in after["players"]] == ["ann"]
+    await receive_until(ws_ann, "presence.changed")
+    assert not await sync_to_async(OnlineConnection.objects.filter(user=bob).exists)()
 
 
-async def test_an_anonymous_visitor_sees_the_count_without_being_counted(ws_connect, make_user):
+async def test_a_player_nobody_watches_coming_online_reaches_no_other_socket(ws_connect, make_user):
+    """Other players' sockets, anonymous ones too, hear nothing of an arrival they do not watch."""
+    ann, bob = await sync_to_async(make_user)("ann"), await sync_to_async(make_user)("bob")
+    ws_ann = await ws_connect("/ws/presence/", ann)
+    await receive_until(ws_ann, "presence.count")
+    anonymous = await ws_connect("/ws/presence/")
+    await ws_connect("/ws/presence/", bob)
+    for ws in (ws_ann, anonymous):
+        assert await ws.receive_nothing(timeout=0.5)
+
+
+async def test_changes_reach_a_watcher_at_most_once_a_second(ws_connect, make_user):
+    """Five friends coming online one after another make at most one message a second to
+    the watcher, and the last change reaches it: a message at once, then at most one per
+    second of the time the five took to connect, and one after the last (two when they
+    connect within a second)."""
+    ann = await sync_to_async(make_user)("ann")
+    friends = [await sync_to_async(make_user)(f"friend{n}") for n in range(5)]
+    watcher = await ws_connect("/ws/presence/", ann)
+    await watcher.send_json_to({"type": "presence.watch", "players": [f.pk for f in friends]})
+    await receive_until(watcher, "presence.changed")
+    started = time.monotonic()
+    for friend in friends:
+        await ws_connect("/ws/presence/", friend)
+    connecting = time.monotonic() - started
+    told = 0
+    while not await watcher.receive_nothing(timeout=1.5):
+        told += json.loads(await watcher.receive_from())["type"] == "presence.changed"
+    assert 1 <= told <= 2 + math.floor(connecting / CHANGES_EVERY_SECONDS)
+
+
+async def test_an_anonymous_visitor_is_neither_counted_nor_told(ws_connect, make_user):
+    """An anonymous socket records nothing, joins no group and is sent nothing on connect."""
     ann = await sync_to_async(make_user)("ann")
     await ws_connect("/ws/presence/", ann)
     anonymous = await ws_connect("/ws/presence/")
-    update = await receive_until(anonymous, "presence.update")
-    assert update["count"] == 1
+    assert await anonymous.receive_nothing(timeout=0.5)
+    assert await sync_to_async(OnlineConnection.objects.count)() == 1
+    await anonymous.send_to(text_data='{"type": "ping"}')
+    assert (await receive_until(anonymous, "pong"))["type"] == "pong"
+
+
+async def test_a_watch_of_too_many_or_malformed_players_is_refused(ws_connect, make_user):
+    ann = await sync_to_async(make_user)("ann")
+    ws = await ws_connect("/ws/presence/", ann)
+    for players in (list(range(1, 300)), ["bob"], "1 2", [True]):
+        await ws.send_json_to({"type": "presence.watch", "players": players})
+        assert "at most 200 player ids" in (await receive_until(ws, "error"))["reason"]
 
 
 @pytest.mark.parametrize(
@@ -74,28 +120,33 @@ async def test_malformed_messages_are_refused_and_the_socket_stays_open(ws_conne
 async def test_a_flood_of_messages_is_rate_limited(ws_connect, make_user):
     ann = await sync_to_async(make_user)("ann")
     ws = await ws_connect("/ws/presence/", ann)
+    await receive_until(ws, "presence.count")
     for _ in range(30):
         await ws.send_to(text_data='{"type": "ping"}')
-    replies = []
-    for _ in range(30):
-        message = json.loads(await ws.receive_from(timeout=5))
-        if message["type"] != "presence.update":
-            replies.append(message)
-        if len(replies) == 30:
-            break
+    replies = [json.loads(await ws.receive_from(timeout=5)) for _ in range(30)]
     assert any(r.get("reason") == "Too many messages; slow down." for r in replies)
 
 
-async def test_a_broadcast_from_another_process_reaches_the_page(ws_connect, make_user):
-    """Any process sharing the channel layer (a Celery task, another daphne) can push presence."""
+async def test_the_sweep_tells_the_watchers_of_a_player_whose_process_died(ws_connect, make_user):
+    """A connection left by a dead process is swept; its player's watchers hear it, from
+    the worker's process through the channel layer."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
     from accounts.tasks import sweep_presence
 
-    ann = await sync_to_async(make_user)("ann")
+    ann, bob = await sync_to_async(make_user)("ann"), await sync_to_async(make_user)("bob")
+    await sync_to_async(OnlineConnection.objects.create)(
+        channel_name="gone", user=bob, seen_at=timezone.now() - timedelta(hours=1)
+    )
     ws = await ws_connect("/ws/presence/", ann)
-    await receive_until(ws, "presence.update")
+    await ws.send_json_to({"type": "presence.watch", "players": [bob.pk]})
+    await receive_until(ws, "presence.changed")
+    await asyncio.sleep(1.1)  # past the watcher's second
     await sync_to_async(sweep_presence.apply)()
-    update = await receive_until(ws, "presence.update")
-    assert update["count"] == 1
+    await receive_until(ws, "presence.changed")
+    assert not await sync_to_async(OnlineConnection.objects.filter(user=bob).exists)()
 
 
 async def test_a_notification_reaches_every_open_tab_of_the_player(ws_connect, make_user):
@@ -131,7 +182,7 @@ async def test_the_badge_is_counted_off_the_shared_thread(ws_connect, make_user,
     shared = await sync_to_async(threading.current_thread, thread_sensitive=True)()
     ann = await sync_to_async(make_user)("ann")
     ws = await ws_connect("/ws/presence/", ann)
-    await receive_until(ws, "games.awaiting")
+    await receive_until(ws, "presence.count")
     counted_in.clear()
     await get_channel_layer().group_send(user_group(ann.pk), {"type": "games.changed", "kind": "tow", "game": 7})
     message = await receive_until(ws, "games.changed")

@@ -10,6 +10,7 @@ from games.crosswords.models import Game, Status
 from games.crosswords.services import Refused
 from games.ratings import services as ratings
 from games.ratings.models import RatedResult, Rating
+from tests.integration.test_crossword_bots import human_move
 
 pytestmark = pytest.mark.django_db
 DAY = 86400
@@ -30,11 +31,13 @@ def mover(game, ann, bob):
 
 
 def test_a_ranked_game_resigned_after_a_move_is_rated_with_the_resigner_last(make_user):
-    """A pass then a resignation: rated, the resigner loses rating, the other gains it."""
+    """Two moves each, then a resignation: rated, the resigner loses rating, the other gains it."""
     ann, bob = make_user("ann"), make_user("bob")
     game = ranked_duel(ann, bob)
     first, second = mover(game, ann, bob)
-    services.game_pass(game_id=game.pk, player=first, move_count=game.move_count)
+    for _ in range(2):  # two moves each: a game both players began
+        human_move(game, first)
+        human_move(game, second)
     services.game_resign(game_id=game.pk, player=first)
     result = RatedResult.objects.get(kind="crossword", object_id=game.pk)
     assert result.pool == "wordgrid"
@@ -58,6 +61,23 @@ def test_a_ranked_game_abandoned_before_any_move_and_casual_games_are_not_rated(
     services.game_pass(game_id=casual.pk, player=first, move_count=0)
     services.game_resign(game_id=casual.pk, player=first)
     assert Game.objects.filter(status=Status.FINISHED).count() == 2
+    assert not RatedResult.objects.exists()
+
+
+def test_a_ranked_game_with_a_bot_seat_is_not_rated(make_user):
+    """A ranked game whose second seat is a bot (however it got there) finishes unrated."""
+    from games.crosswords.models import Seat
+    from games.crosswords.services import bots
+
+    ann, bob = make_user("ann"), make_user("bob")
+    game = ranked_duel(ann, bob)
+    bot = bots.bot_user("wordgrid", "club")
+    Seat.objects.filter(game=game, user=bob).update(user=bot)
+    first, _ = mover(game, ann, bot)
+    services.game_pass(game_id=game.pk, player=first, move_count=game.move_count)
+    services.game_resign(game_id=game.pk, player=ann)
+    game.refresh_from_db()
+    assert game.status == Status.FINISHED and game.ranked
     assert not RatedResult.objects.exists()
 
 

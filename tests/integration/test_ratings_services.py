@@ -15,7 +15,7 @@ from games.hunts import services as hunts
 from games.hunts.models import HuntRound, HuntSeat
 from games.ratings import scale, services
 from games.ratings.models import PoolClock, RatedPlayer, RatedResult, Rating
-from games.ratings.selectors import DEFAULT, POOLS, player_rating, player_ratings
+from games.ratings.selectors import DEFAULT, player_rating, player_ratings, pool_codes
 from games.ratings.services import Finish
 from games.ratings.services.recording import ranks_of
 
@@ -51,7 +51,7 @@ def snapshot(pool):
 
 def test_pools_follow_the_engine_tables():
     """The pools are the hunt rules, the crossword variants and TOW, in display order."""
-    assert POOLS == ("rampage", "classic4", "classic5", "wordgrid", "wordgame", "tow")
+    assert pool_codes() == ("rampage", "classic4", "classic5", "wordgrid", "wordgame", "tow")
 
 
 def test_a_new_player_has_the_default_rating(make_user):
@@ -161,6 +161,24 @@ def test_applying_twice_applies_once(make_user):
     assert Rating.objects.get(user=ann, pool="rampage").games == 1
 
 
+def test_each_result_is_applied_once_however_often_the_update_runs(make_user):
+    """Updates after the first apply only the newer result, from the ratings the first left;
+    one with nothing pending changes nothing."""
+    ann, bob = make_user("ann"), make_user("bob")
+    first = record("rampage", [ann, bob], [1, 2])
+    assert services.ratings_apply(pool="rampage") == 1
+    after_first = {p.user_id: p.rating_after for p in RatedPlayer.objects.filter(result=first)}
+    second = record("rampage", [ann, bob], [2, 1])
+    assert services.ratings_apply(pool="rampage") == 1
+    assert {p.user_id: p.rating_before for p in RatedPlayer.objects.filter(result=second)} == after_first
+    assert {p.user_id: p.rating_after for p in RatedPlayer.objects.filter(result=first)} == after_first
+    before = snapshot("rampage")
+    assert services.ratings_apply(pool="rampage") == 0
+    assert snapshot("rampage") == before
+    assert not RatedResult.objects.filter(applied=False).exists()
+    assert [r.games for r in Rating.objects.filter(pool="rampage")] == [2, 2]
+
+
 def test_results_at_the_same_instant_are_applied_in_finishing_order(make_user):
     """Two results of the same players recorded together both apply, the second from the first's after."""
     ann, bob = make_user("ann"), make_user("bob")
@@ -236,10 +254,10 @@ def test_rebuild_equals_the_incremental_ratings_after_random_games(make_user):
         if rng.random() < 0.3:
             services.ratings_apply(pool=pool)
     services.ratings_sweep(grace=timedelta(0))
-    incremental = {pool: snapshot(pool) for pool in POOLS}
+    incremental = {pool: snapshot(pool) for pool in pool_codes()}
     changes = dict(RatedPlayer.objects.values_list("pk", "rating_after"))
     call_command("ratings_rebuild")
-    assert {pool: snapshot(pool) for pool in POOLS} == incremental
+    assert {pool: snapshot(pool) for pool in pool_codes()} == incremental
     assert dict(RatedPlayer.objects.values_list("pk", "rating_after")) == changes
     call_command("ratings_rebuild", "--pool", "rampage")
     assert snapshot("rampage") == incremental["rampage"]

@@ -11,6 +11,7 @@ from django.utils import timezone
 from games.hunts import services as hunts
 from games.ratings import selectors, services, stats
 from games.ratings.models import Rating
+from tests.integration.test_crossword_bots import human_move
 
 pytestmark = pytest.mark.django_db
 
@@ -51,7 +52,7 @@ def test_own_place_is_shown_when_off_the_first_page(client, make_user):
 
 def test_leaderboard_pages_and_bad_input(client, make_user):
     """Every pool has a page; an unknown pool is 404; a silly page number shows a real page."""
-    for pool in selectors.POOLS:
+    for pool in selectors.pool_codes():
         assert client.get(reverse("ratings:leaderboard", args=[pool])).status_code == 200
     assert client.get(reverse("ratings:leaderboards")).status_code == 200
     assert client.get("/ratings/chess/").status_code == 404
@@ -109,7 +110,7 @@ def test_profile_shows_ratings_chart_opponents_best_words_and_streak(client, mak
     assert "Highest-scoring hunt word" in page and "Longest hunt word" in page
     pools = {p.pool: p for p in stats.pool_stats(ann)}
     assert pools["rampage"].games == 2 and pools["rampage"].wins == 2 and pools["rampage"].streak == ("won", 2)
-    assert [rating for _, rating in pools["rampage"].history][0] == 1500 and len(pools["rampage"].history) == 3
+    assert [point.rating for point in pools["rampage"].history][0] == 1500 and len(pools["rampage"].history) == 3
 
 
 def test_a_solo_daily_round_is_no_game_in_the_pool_record(make_user):
@@ -135,7 +136,10 @@ def test_crossword_game_over_and_lists_show_the_change(client, make_user):
     crosswords.game_accept(game_id=game.pk, player=bob)
     game.refresh_from_db()
     first = game.seats.get(index=game.to_move).user
-    crosswords.game_pass(game_id=game.pk, player=first, move_count=0)
+    second = ann if first == bob else bob
+    for _ in range(2):  # two moves each: a game both players began
+        human_move(game, first)
+        human_move(game, second)
     crosswords.game_resign(game_id=game.pk, player=first)
     services.ratings_apply(pool="wordgrid")
     client.force_login(ann)

@@ -46,8 +46,33 @@ def test_a_rolled_back_result_queues_nothing_and_rates_nothing(celery_worker, ma
     assert not RatedResult.objects.exists() and not Rating.objects.exists()
 
 
-def test_a_failing_update_is_retried_and_applies_each_result_once(celery_worker, make_user, monkeypatch):
-    """The task fails after applying the first of two results; its retry applies only the second."""
+def test_an_update_that_fails_is_retried_by_the_worker(celery_worker, make_user, monkeypatch):
+    """The task fails before applying anything; Celery's retry applies the result."""
+    ann, bob = make_user("ann"), make_user("bob")
+    real_apply = services.applying._apply_batch
+    calls = {"n": 0}
+
+    def flaky(pool, limit):
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise OperationalError("connection lost mid-task")
+        return real_apply(pool, limit)
+
+    monkeypatch.setattr(services.applying, "_apply_batch", flaky)
+    with transaction.atomic():
+        result = services.result_record(
+            pool="wordgame", kind="crossword", object_id=1, finishes=[Finish(ann.pk, 1), Finish(bob.pk, 2)]
+        )
+    assert wait_until(lambda: RatedResult.objects.filter(pk=result.pk, applied=True).exists())
+    # One result, so one task: only its retry can have applied it.
+    assert calls["n"] == 2
+    assert Rating.objects.get(user=ann, pool="wordgame").games == 1
+
+
+def test_an_update_that_fails_halfway_applies_each_result_once(celery_worker, make_user, monkeypatch):
+    """The task fails after applying the first of two results; the rest is applied later
+    (by its retry or by the second result's own task, whichever runs first), and no result
+    is applied twice."""
     ann, bob = make_user("ann"), make_user("bob")
     real_apply = services.applying._apply_batch
     calls = {"n": 0}
@@ -67,6 +92,6 @@ def test_a_failing_update_is_retried_and_applies_each_result_once(celery_worker,
             pool="wordgame", kind="crossword", object_id=2, finishes=[Finish(ann.pk, 1), Finish(bob.pk, 2)]
         )
     assert wait_until(lambda: RatedResult.objects.filter(pk=second.pk, applied=True).exists())
-    assert RatedResult.objects.get(pk=first.pk).applied and calls["n"] >= 4
+    assert RatedResult.objects.get(pk=first.pk).applied and calls["n"] >= 3
     assert Rating.objects.get(user=ann, pool="wordgame").games == 2
     assert Rating.objects.get(user=bob, pool="wordgame").games == 2

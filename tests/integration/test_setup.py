@@ -1,4 +1,4 @@
-"""Setting up from nothing: the production settings, the throwaway servers, `.venv` repair, the lock."""
+"""Setting up from nothing: the production settings, the throwaway servers, a half-made venv repaired."""
 
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ def production_env(**extra: str) -> dict[str, str]:
         SECRET_KEY="x7-Qm2vR9tLz_4kPf8HwYc3Nb6Jd1Gs5Ae0Uo-Ti9Wl2Xr7Kq4Mn8Vb3Pz6Hy1Cj5",
         ALLOWED_HOSTS="play.example.org",
         CSRF_TRUSTED_ORIGINS="https://play.example.org",
+        SITE_URL="https://play.example.org",
     )
     env.update(extra)
     return env
@@ -123,13 +124,6 @@ def test_a_python_that_cannot_make_a_venv_gets_the_package_to_install(tmp_path, 
     assert "apt-get install python3-venv" in capsys.readouterr().err  # the fake python does not run
 
 
-def test_the_lock_was_made_from_the_current_pyproject():
-    """requirements.txt records the pyproject.toml requirements it was made from; `make lock` after a change."""
-    assert install.lock_digest() == install.pyproject_digest(), (
-        "pyproject.toml's dependencies changed since requirements.txt was made: run `make lock`"
-    )
-
-
 def test_missing_packages_as_a_user_print_the_one_command_to_run(monkeypatch, capsys):
     """Not root: nothing is installed, and the message is the apt-get line for exactly what is missing."""
     import tests.services as services
@@ -181,6 +175,46 @@ def test_a_run_on_a_given_redis_keeps_to_its_own_queue_and_cache_keys():
     assert queue_and_prefix() == ["celery", "wf"]
 
 
+def test_only_the_test_settings_trade_the_password_hashers_cost_for_speed():
+    """A server hashes with Django's PBKDF2; the test switch puts a fast hasher first and keeps PBKDF2."""
+    show = "from django.contrib.auth.hashers import get_hashers; print(*(h.algorithm for h in get_hashers()))"
+
+    def hashers(**extra):
+        result = subprocess.run(
+            [sys.executable, "manage.py", "shell", "-v", "0", "-c", show],
+            cwd=ROOT,
+            env=production_env(**extra),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert result.returncode == 0, result.stderr
+        return result.stdout.split()
+
+    assert hashers()[0] == "pbkdf2_sha256"
+    assert hashers(WORDFALL_TESTING="1") == ["md5", "pbkdf2_sha256"]
+
+
+def test_each_test_worker_has_a_redis_database_and_live_event_channels_of_its_own():
+    """pytest-xdist workers share the run's servers: on a Redis the run started each takes a
+    database of its own, on someone else's a queue and cache keys of its own; pub/sub ignores
+    databases, so each one's channel prefix is its own too (pytest-django names the databases)."""
+    from tests.services import OWNED_REDIS, share_with_worker
+
+    run = {"DATABASE_URL": "postgres://postgres@127.0.0.1:5432/wordfall", "REDIS_URL": "redis://127.0.0.1:6379/0"}
+    owned = {**run, OWNED_REDIS: run["REDIS_URL"]}
+    workers = [dict(owned), dict(owned)]
+    for number, environ in enumerate(workers):
+        share_with_worker(environ, f"gw{number}")
+    assert [w["REDIS_URL"] for w in workers] == ["redis://127.0.0.1:6379/15", "redis://127.0.0.1:6379/14"]
+    assert [w["CHANNEL_LAYER_PREFIX"] for w in workers] == ["wf.wordfall_gw0.", "wf.wordfall_gw1."]
+    given = [{**run, "WORDFALL_TEST_RUN": "run42"}, {**run, "WORDFALL_TEST_RUN": "run42"}]
+    for number, environ in enumerate(given):
+        share_with_worker(environ, f"gw{number}")
+    assert [w["REDIS_URL"] for w in given] == [run["REDIS_URL"]] * 2
+    assert [w["WORDFALL_TEST_RUN"] for w in given] == ["run42-gw0", "run42-gw1"]
+
+
 @pytest.mark.parametrize("server_class", [RedisServer, PostgresServer])
 def test_a_port_taken_before_the_first_start_is_given_up_for_another(server_class):
     """Another program listening on the picked port: the server starts on a new free port, itself."""
@@ -200,3 +234,22 @@ def test_a_port_taken_before_the_first_start_is_given_up_for_another(server_clas
     finally:
         squatter.close()
         server.cleanup()
+
+
+@pytest.mark.django_db
+def test_a_live_site_that_never_listens_leaves_no_process_behind(monkeypatch):
+    """daphne does not listen in time: the start fails and ends the three processes it started."""
+    from django.conf import settings
+
+    import tests.conftest
+    from tests.conftest import LiveSite, _database_url
+
+    def never_listening(port, process, timeout=0):
+        raise RuntimeError(f"nothing listening on port {port}")
+
+    monkeypatch.setattr(tests.conftest, "wait_for_port", never_listening)
+    site = LiveSite({**os.environ, "DATABASE_URL": _database_url(settings.DATABASES["default"])})
+    with pytest.raises(RuntimeError, match="nothing listening"):
+        site.start()
+    assert len(site.processes) == 3
+    assert all(process.poll() is not None for process in site.processes)

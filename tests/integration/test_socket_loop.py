@@ -10,7 +10,7 @@ import pytest
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
-from config.websocket import JsonMessageConsumer
+from config.websocket import CloseCode, JsonMessageConsumer
 
 pytestmark = pytest.mark.asyncio
 
@@ -119,5 +119,5 @@ async def test_a_socket_that_falls_behind_its_events_is_closed_to_come_back():
     sent = [o["text"] for o in outputs[:-1]]
     assert StuckConsumer.max_waiting_events <= len(sent) <= StuckConsumer.max_waiting_events + 1
     assert sent == [f'{{"type":"done","name":"event{i}"}}' for i in range(len(sent))]
-    assert outputs[-1] == {"type": "websocket.close", "code": 1013}
+    assert outputs[-1] == {"type": "websocket.close", "code": CloseCode.BEHIND}
     await socket.disconnect()

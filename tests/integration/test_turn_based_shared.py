@@ -4,8 +4,11 @@ games/seating.py."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.core import mail
+from django.utils import timezone
 
 from accounts.models import Notification
 from config.celery import app
@@ -56,10 +59,10 @@ def test_the_result_is_emailed_in_live_and_correspondence_games_of_both_apps(
 def test_invitations_are_emailed_in_correspondence_games_only_in_both_apps(
     make_user, django_capture_on_commit_callbacks, eager, seconds, emailed
 ):
-    ann, bob = make_user("ann"), make_user("bob")
+    ann, cy, bob = make_user("ann"), make_user("cy"), make_user("bob", invitation_emails="anyone")
     with django_capture_on_commit_callbacks(execute=True):
         word_grid = crosswords.game_create(creator=ann, variant="wordgrid", seconds_per_move=seconds, invitees=[bob])
-        table = tow.game_create(creator=ann, seconds_per_move=seconds, invitees=[bob])
+        table = tow.game_create(creator=cy, seconds_per_move=seconds, invitees=[bob])
     assert Notification.objects.filter(user=bob, kind__in=["crossword.invitation", "tow.invitation"]).count() == 2
     subjects = sorted(m.subject.split("] ")[-1] for m in mail.outbox if m.to == ["bob@example.com"])
     expected = sorted([f"Invitation: Word Grid #{word_grid.pk}", f"Invitation: TOW #{table.pk}"])
@@ -109,3 +112,35 @@ def test_both_apps_decline_and_withdraw_the_same_way(make_user, model):
     assert set(model.objects.values_list("status", flat=True)) == {Status.CANCELLED}
     kind = "crossword.cancelled" if model is CrosswordGame else "tow.cancelled"
     assert sorted(n.user.username for n in Notification.objects.filter(kind=kind)) == ["ann", "bob", "cat"]
+
+
+@pytest.mark.parametrize("app_services", [crosswords, tow], ids=["crossword", "tow"])
+def test_a_forfeit_that_ends_the_game_is_told_once(make_user, app_services):
+    """A missed deadline that leaves one player ends the game: each player hears of it once,
+    in the result, which names the forfeit; in a game that goes on the forfeiter is told."""
+    ann, bob, cy = make_user("ann"), make_user("bob"), make_user("cy")
+    options = {"variant": "wordgrid"} if app_services is crosswords else {}
+    duel = app_services.game_create(creator=ann, seconds_per_move=DAY, invitees=[bob], **options)
+    app_services.game_accept(game_id=duel.pk, player=bob)
+    trio = app_services.game_create(creator=ann, seconds_per_move=DAY, invitees=[bob, cy], **options)
+    app_services.game_accept(game_id=trio.pk, player=bob)
+    app_services.game_accept(game_id=trio.pk, player=cy)
+    Notification.objects.all().delete()
+    later = timezone.now() + timedelta(days=1, seconds=5)
+    settle = app_services.game_forfeit if app_services is crosswords else app_services.game_deadline
+
+    settle(game_id=duel.pk, now=later)
+    duel.refresh_from_db()
+    assert duel.status == Status.FINISHED
+    told = {
+        user.username: list(Notification.objects.filter(user=user).values_list("text", flat=True))
+        for user in (ann, bob)
+    }
+    assert {name: len(texts) for name, texts in told.items()} == {"ann": 1, "bob": 1}
+    assert all(texts[0].startswith(f"{duel} is over") and "forfeited" in texts[0] for texts in told.values()), told
+
+    settle(game_id=trio.pk, now=later)
+    trio.refresh_from_db()
+    assert trio.status == Status.ACTIVE
+    forfeiter = [seat.user for seat in trio.seats.all() if seat.left == "forfeited"]
+    assert Notification.objects.filter(user__in=forfeiter, kind__endswith=".forfeit").count() == 1

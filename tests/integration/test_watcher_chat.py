@@ -18,7 +18,7 @@ def test_only_people_not_seated_read_and_write_the_watchers_chat(make_user):
     no history; a player who stands up may read it."""
     table, ann, bob = hunt_table(make_user)
     watcher = make_user("watcher")
-    room = rooms.watchers_room(table.pk)
+    room = rooms.Room("watchers", table.pk)
     services.message_post(room=room, user=watcher, text="who wins?")
     assert [m["text"] for m in selectors.opening(room, watcher)["messages"]] == ["who wins?"]
     assert selectors.opening(room, ann) is None

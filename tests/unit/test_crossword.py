@@ -74,7 +74,7 @@ def test_cross_word_counts_letter_premium_of_new_tile():
     ],
 )
 def test_each_illegal_placement_has_its_reason(board, placement, variant, expected):
-    """Every IllegalPlay reason of issue 4, worded for a player."""
+    """Every IllegalPlay reason is worded for a player."""
     assert reason(board, placement, variant) == expected
 
 
@@ -168,6 +168,21 @@ def test_squares_offered_later_are_within_seven_of_a_tile():
     assert (6, 6) not in offered and (7, 7) not in offered
     board = Board.empty().with_tiles([(2, 2, "a", False)])
     assert (2, 10) not in cw.offered_squares(board, []) and (2, 9) in cw.offered_squares(board, [])
+
+
+@given(st.sets(st.integers(0, cw.SIZE * cw.SIZE - 1), min_size=1, max_size=80))
+def test_squares_offered_first_are_the_empty_ones_up_to_seven_from_a_tile_along_a_line(indices):
+    """On any board, the first tile may go on exactly the empty squares that have a tile
+    at most 7 squares away in their row or their column."""
+    squares = {divmod(index, cw.SIZE) for index in indices}
+    board = Board.empty().with_tiles([(r, c, "a", False) for r, c in squares])
+    expected = {
+        (r, c)
+        for r in range(cw.SIZE)
+        for c in range(cw.SIZE)
+        if (r, c) not in squares and any((r, c + d) in squares or (r + d, c) in squares for d in range(-7, 8) if d)
+    }
+    assert cw.offered_squares(board, []) == expected
 
 
 def test_squares_offered_follow_the_tiles_down_this_turn():

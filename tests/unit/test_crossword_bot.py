@@ -1,5 +1,7 @@
 """Crossword bots (games.engine.crossword_bot), leave values and self-play, on the real word lists."""
 
+import functools
+import io
 import json
 import random
 from dataclasses import replace
@@ -49,6 +51,18 @@ def test_every_bot_move_is_accepted_by_evaluate(lexicons, variant, bots):
         )
         assert result.errors == 0
         assert result.game.is_over
+
+
+def test_selfplay_times_moves_by_the_clock_it_is_given(lexicons):
+    """Each move's time is read from the caller's clock (milliseconds); without a
+    clock no time is kept."""
+    ticks = iter(range(10_000))
+    result = selfplay.play_game(
+        WORDGAME, lexicons[WORDGAME], ("greedy", "greedy"), "clock", clock=lambda: next(ticks) / 1000
+    )
+    assert [ms for seat in result.move_ms for ms in seat] == pytest.approx([1.0] * len(result.game.turns))
+    untimed = selfplay.play_game(WORDGAME, lexicons[WORDGAME], ("greedy", "greedy"), "clock")
+    assert untimed.move_ms == [[], []] and untimed.scores == result.scores
 
 
 def test_word_grid_bots_play_three_and_four_seat_games(lexicons):
@@ -268,6 +282,7 @@ def test_selfplay_summary_counts_wins_draws_and_times():
             "move_ms": [10.0, 30.0],
             "moves": [10, 10],
             "errors": 0,
+            "move_times": [[1.0, 2.0, 7.0], []],  # each move's time, where kept
         },
         {
             "seats": ["b", "a"],
@@ -283,10 +298,181 @@ def test_selfplay_summary_counts_wins_draws_and_times():
         "games": 2,
         "errors": 1,
         "bots": {
-            "a": {"wins": 1, "draws": 1, "avg_score": 290.0, "avg_move_ms": 1.0},
-            "b": {"wins": 0, "draws": 1, "avg_score": 265.0, "avg_move_ms": 2.5},
+            "a": {
+                "wins": 1,
+                "draws": 1,
+                "avg_score": 290.0,
+                "avg_move_ms": 1.0,
+                "worst_move_ms": 0.0,
+                "median_move_ms": 2.0,
+            },
+            "b": {
+                "wins": 0,
+                "draws": 1,
+                "avg_score": 265.0,
+                "avg_move_ms": 2.5,
+                "worst_move_ms": 0.0,
+                "median_move_ms": None,
+            },
         },
+        # a won one game and drew one: 1.5 points of 2, with its 95 % Wilson interval
+        "share": {"share": 0.75, "low": 0.1979, "high": 0.9733},
     }
+
+
+def test_selfplay_share_interval_narrows_with_more_games():
+    from games.crosswords.management.commands.selfplay import share_interval
+
+    assert share_interval(220, 400) == {"share": 0.55, "low": 0.501, "high": 0.598}
+    assert share_interval(0, 3)["low"] == 0.0 and share_interval(3, 3)["high"] == 1.0
+
+
+def test_selfplay_resumes_a_stopped_run_from_its_results_file(tmp_path):
+    """With --results, a run plays only the games the file does not hold yet, and sums up
+    all of them: stopped after two games and run again for four, it equals one run of four."""
+    from django.core.management import call_command
+
+    def run(games, results=None):
+        out, err = io.StringIO(), io.StringIO()
+        arguments = ["--variant", "wordgame", "--games", str(games), "--bots", "greedy,club", "--seed", "resume"]
+        call_command("selfplay", *arguments, *(["--results", str(results)] if results else []), stdout=out, stderr=err)
+        return json.loads(out.getvalue().splitlines()[-1]), err.getvalue()
+
+    def without_times(summary):
+        for bot in summary["bots"].values():
+            bot.pop("avg_move_ms"), bot.pop("worst_move_ms"), bot.pop("median_move_ms")
+        return summary
+
+    path = tmp_path / "games.jsonl"
+    first, _ = run(2, path)
+    assert first["games"] == 2
+    with path.open("a") as stream:
+        stream.write('{"run": "cut sh')  # a line a stopped run left half written
+    resumed, said = run(4, path)
+    assert "2 games already in" in said and "2 to play" in said
+    lines = [line for line in path.read_text().splitlines() if not line.startswith('{"run": "cut')]
+    assert sorted(json.loads(line)["number"] for line in lines) == [0, 1, 2, 3]
+    assert without_times(resumed) == without_times(run(4)[0])
+    other, said = run(1, tmp_path / "other.jsonl")  # another file: nothing to resume
+    assert other["games"] == 1 and "already" not in said
+
+
+def test_selfplay_pairs_games_on_one_deal_with_the_seats_swapped(tmp_path, lexicons):
+    """With --paired, games 2k and 2k + 1 are played from the same seed, the bots in
+    each other's seats: the file's games are those two games played directly."""
+    from django.core.management import call_command
+
+    path = tmp_path / "paired.jsonl"
+    arguments = ["--variant", "wordgame", "--games", "2", "--bots", "greedy,club", "--seed", "pair", "--paired"]
+    call_command("selfplay", *arguments, "--results", str(path), stdout=io.StringIO(), stderr=io.StringIO())
+    games = sorted((json.loads(line) for line in path.read_text().splitlines()), key=lambda game: game["number"])
+    assert [game["seats"] for game in games] == [["greedy", "club"], ["club", "greedy"]]
+    for game in games:
+        direct = selfplay.play_game(WORDGAME, lexicons[WORDGAME], game["seats"], "pair/0", frequency=zipf)
+        assert list(direct.scores) == game["scores"]
+
+
+def _mid_game(lexicons, variant, seed, turns=6):
+    game = new_game(variant, 2, seed, lexicons[variant])
+    for _ in range(turns):
+        game = game.apply(choose(Position.of(game), "greedy", random.Random(0)))
+    return game
+
+
+@pytest.mark.parametrize("variant", [WORD_GRID, WORDGAME], ids=["wordgrid", "wordgame"])
+def test_champion_plays_whole_games_legally(lexicons, variant):
+    """Seeded games of a champion (on a small budget) against the expert: every move is
+    legal and the game ends by the rules."""
+    small = functools.partial(crossword_bot.choose, budget=40)
+    result = selfplay.play_game(
+        variant, lexicons[variant], ("champion", "expert"), "champion", on_turn=check_legal, choose=small
+    )
+    assert result.errors == 0 and result.game.is_over
+
+
+def test_champion_spends_no_more_than_its_budget(lexicons):
+    """The simulation stops before a round would pass the budget (two move searches a
+    candidate a round); each candidate still in contention met every round, and those
+    dropped met fewer."""
+    position = Position.of(_mid_game(lexicons, WORDGAME, "budget"))
+    table = leaves.learned("wordgame")
+    pool = crossword_bot.champion_candidates(position, table)
+    assert len(pool) > 2
+    plies = crossword_bot.CHAMPION_PLIES
+    spent = crossword_bot.simulate(position, pool, table, random.Random(3), budget=100)
+    assert 100 - plies * len(pool) < spent <= 100
+    assert plies * sum(len(candidate.values) for candidate in pool) == spent
+    assert max(len(candidate.values) for candidate in pool) >= 100 // (plies * len(pool))
+
+
+def test_a_small_budget_simulates_fewer_candidates(lexicons):
+    """Each candidate is to meet CHAMPION_MIN_ROUNDS rounds: a budget too small for all
+    the plays within reach of the best takes fewer (two at least), the worker's takes all."""
+    position = Position.of(_mid_game(lexicons, WORDGAME, "few"))
+    table = leaves.learned("wordgame")
+
+    def plays(budget):
+        return [c for c in crossword_bot.champion_candidates(position, table, budget) if c.move.kind == PLACE]
+
+    within = plays(None)
+    assert len(within) > 3
+    assert len(plays(3000)) == len(within)
+    assert len(plays(64)) == 64 // (crossword_bot.CHAMPION_PLIES * crossword_bot.CHAMPION_MIN_ROUNDS) - 1 == 3
+    assert len(plays(10)) == 2
+
+
+def test_champion_stops_when_out_of_time(lexicons):
+    """``out_of_time`` is asked before each rack: answering yes at once means no search."""
+    position = Position.of(_mid_game(lexicons, WORDGAME, "time"))
+    table = leaves.learned("wordgame")
+    pool = crossword_bot.champion_candidates(position, table)
+    asked = []
+    spent = crossword_bot.simulate(position, pool, table, random.Random(3), 400, lambda: asked.append(1) or True)
+    assert spent == 0 and asked == [1]
+    move = choose(position, "champion", random.Random(3), out_of_time=lambda: True)
+    assert move == pool[0].move  # no sample: the best static equity
+
+
+def test_a_candidate_clearly_behind_the_leader_is_dropped():
+    """Paired differences: a candidate behind the leader on every rack goes, one whose
+    difference is within the noise stays."""
+    from games.engine.crossword import Board
+
+    def candidate(values):
+        return crossword_bot.Candidate(Move.pass_(0), 0.0, Board.empty(), list(values))
+
+    leader = candidate([30, 10, 25, 5, 40, 20])
+    behind = candidate([v - 6 for v in leader.values])
+    close = candidate([31, 4, 29, 0, 44, 19])
+    assert crossword_bot._still_in_contention([behind, leader, close]) == [leader, close]
+
+
+def test_champion_values_a_candidate_over_two_plies(lexicons, monkeypatch):
+    """A round's value is the candidate's score, less the next player's best answer by
+    equity (their leave counts) on the rack drawn, plus our best play by equity from the
+    leave refilled from the bag's order, plus the value of the tiles that play keeps."""
+    monkeypatch.setattr(crossword_bot, "CHAMPION_MIN_ROUNDS", 100)  # both see all 3 rounds
+    position = Position.of(_mid_game(lexicons, WORDGAME, "concede"))
+    variant, lexicon = position.variant, position.lexicon
+    assert position.bag_size > 3 * variant.rack_size  # leaves count fully on both plies
+    table = leaves.learned("wordgame")
+    pool = [c for c in crossword_bot.champion_candidates(position, table) if c.move.kind == PLACE][:2]
+    crossword_bot.simulate(position, pool, table, random.Random(5), budget=12)
+    rounds = random.Random(5)
+    unseen, size = position.unseen, variant.rack_size
+    expected = {id(candidate): [] for candidate in pool}
+    for _ in range(3):
+        order = rounds.sample(unseen, len(unseen))
+        rack, bag = "".join(sorted(order[:size])), order[size:]
+        for candidate in pool:
+            drawn = size - len(candidate.kept)
+            ours = "".join(sorted(candidate.kept + "".join(bag[:drawn])))
+            reply = movegen.best(candidate.board, rack, variant, lexicon, leave_value=table)
+            assert reply.equity == pytest.approx(reply.score + table(reply.leave))
+            mine = movegen.best(candidate.board.with_tiles(reply.placement), ours, variant, lexicon, leave_value=table)
+            expected[id(candidate)].append(candidate.score - reply.score + mine.score + table(mine.leave))
+    for candidate in pool:
+        assert candidate.values == pytest.approx(expected[id(candidate)])
 
 
 def test_move_from_bot_round_trips_for_storage(lexicons):

@@ -68,6 +68,7 @@ def test_non_letters_are_not_children():
         assert lex.child(lex.root, letter) is None
 
 
+@settings(deadline=None)  # a loaded machine is slow, not wrong
 @given(words_strategy, st.text(alphabet="abcdez", max_size=9))
 def test_membership_equals_source_set(words, probe):
     """A word is in the lexicon exactly when it was in the source."""
@@ -77,6 +78,7 @@ def test_membership_equals_source_set(words, probe):
         assert word in lex
 
 
+@settings(deadline=None)  # a loaded machine is slow, not wrong
 @given(words_strategy, st.text(alphabet="abcdez", max_size=9))
 def test_has_prefix_equals_some_word_starts_with(words, prefix):
     """has_prefix(p) is true exactly when some word starts with p."""
@@ -84,6 +86,7 @@ def test_has_prefix_equals_some_word_starts_with(words, prefix):
     assert lex.has_prefix(prefix) == any(w.startswith(prefix) for w in words)
 
 
+@settings(deadline=None)  # a loaded machine is slow, not wrong
 @given(words_strategy)
 def test_near_misses_agree_with_the_source_set(words):
     """Every prefix and one-letter extension of a source word is a word, and a prefix,
@@ -99,6 +102,7 @@ def test_near_misses_agree_with_the_source_set(words):
         assert (node is not None and lex.is_word(node)) == (probe in source and probe != "")
 
 
+@settings(deadline=None)  # a loaded machine is slow, not wrong
 @given(words_strategy)
 def test_traversal_yields_exactly_the_words(words):
     """Walking children() from the root spells each word once, in sorted order."""
@@ -108,7 +112,7 @@ def test_traversal_yields_exactly_the_words(words):
     assert len(lex) == len(set(words))
 
 
-@settings(max_examples=50)
+@settings(max_examples=50, deadline=None)  # a loaded machine is slow, not wrong
 @given(words_strategy)
 def test_children_agree_with_child(words):
     """children(node) lists exactly the letters for which child(node, letter) exists."""
@@ -125,6 +129,7 @@ def test_children_agree_with_child(words):
         stack.extend(t for _, t in pairs)
 
 
+@settings(deadline=None)  # a loaded machine is slow, not wrong
 @given(words_strategy)
 def test_precompiled_form_round_trips(words):
     """from_bytes(to_bytes()) gives a lexicon with the same words and traversal."""
@@ -182,7 +187,7 @@ def test_non_ascii_words_are_refused():
         Lexicon.from_words(["café"])
 
 
-@settings(max_examples=50)
+@settings(max_examples=50, deadline=None)  # a loaded machine is slow, not wrong
 @given(words_strategy)
 def test_tables_agree_with_traversal(words):
     """Inlined steps over tables() give the same nodes as child() and is_word()."""

@@ -1,6 +1,7 @@
 """The shipped word lists: normalisation, sanity words, the en union and the disk cache."""
 
 import lzma
+import os
 
 import pytest
 
@@ -176,3 +177,30 @@ def test_start_up_check_names_a_truncated_file(data_dir):
 def test_shipped_files_pass_the_start_up_check():
     """The committed lists are whole."""
     wordlists.check_files()
+
+
+def test_the_offensive_word_list_ships_in_the_repository_as_its_provenance_says():
+    """lexicon/data/offensive.txt.xz is better-profanity 0.7.0's list unchanged (the hash in
+    lexicon/data/README), read with no package installed; its 817 a–z entries are kept."""
+    import hashlib
+    import subprocess
+    import sys
+
+    from lexicon import offensive
+
+    text = lzma.decompress(offensive.LIST.read_bytes())
+    readme = (offensive.LIST.parent / "README").read_text()
+    assert hashlib.sha256(text).hexdigest() in readme.replace("\n", "")
+    assert (offensive.LIST.parent / "LICENSE-better-profanity.txt").read_text().startswith("Copyright")
+    blocked = (
+        "import sys, django; sys.modules['better_profanity'] = None; django.setup(); "
+        "from lexicon import offensive; print(len(offensive.words()))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", blocked],
+        cwd=offensive.LIST.parent.parent.parent,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"},
+    )
+    assert result.returncode == 0 and result.stdout.split() == ["817"], result.stderr

@@ -1,47 +1,54 @@
-"""The lock: requirements.txt (what pip installs) and pylock.toml (the standard format) agree."""
+"""The lock, uv.lock: made from the current pyproject.toml, and production gets no dev tool."""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PIN = re.compile(r"^([A-Za-z0-9_.\-]+)==([^\s;\\]+)")
+UV = Path(sys.executable).parent / "uv"  # the dev group's uv, the version uv.lock pins
 
 
 def _canonical(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
-def requirements_pins() -> dict[str, tuple[str, set[str]]]:
-    """Every pinned package of requirements.txt: (version, its sha256 hashes)."""
-    pins: dict[str, tuple[str, set[str]]] = {}
-    current = None
-    for line in (ROOT / "requirements.txt").read_text().splitlines():
-        match = PIN.match(line)
-        if match:
-            current = _canonical(match[1])
-            pins[current] = (match[2], set())
-        for digest in re.findall(r"--hash=sha256:([0-9a-f]{64})", line):
-            pins[current][1].add(digest)
-    return pins
+def _uv(*args: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, UV_PYTHON_DOWNLOADS="never")
+    return subprocess.run([str(UV), *args, "--offline"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
 
 
-def test_every_dependency_is_pinned_with_hashes_in_both_lock_forms():
-    pins = requirements_pins()
-    assert pins and all(hashes for _, hashes in pins.values()), "every pin carries its hashes"
-    packages = tomllib.loads((ROOT / "pylock.toml").read_text())["packages"]
-    locked = {}
-    for package in packages:
-        files = [package["sdist"]] if "sdist" in package else []
-        files += package.get("wheels", [])
-        locked[_canonical(package["name"])] = (package["version"], {f["hashes"]["sha256"] for f in files})
-    assert {name: version for name, (version, _) in locked.items()} == {
-        name: version for name, (version, _) in pins.items()
-    }
-    # pylock.toml leaves out the files of Pythons below 3.11; every file it names is pinned.
-    for name, (_, hashes) in pins.items():
-        assert locked[name][1] and locked[name][1] <= hashes, (
-            f"{name}: pylock.toml names a file requirements.txt does not"
-        )
+def _exported(*args: str) -> set[str]:
+    """The package names `uv sync --locked` with ``args`` would install, from uv.lock alone."""
+    result = _uv("export", "--locked", "--no-hashes", "--no-header", "--no-annotate", *args)
+    assert result.returncode == 0, result.stderr
+    return {_canonical(re.split(r"[=;\s\[]", line, maxsplit=1)[0]) for line in result.stdout.splitlines() if line}
+
+
+def test_the_lock_was_made_from_the_current_pyproject():
+    """After a change to pyproject.toml's requirements, `make lock` (the install refuses a stale lock)."""
+    result = _uv("lock", "--check")
+    assert result.returncode == 0, f"uv.lock is out of date with pyproject.toml: run `make lock`\n{result.stderr}"
+
+
+def test_every_locked_file_has_a_hash():
+    packages = tomllib.loads((ROOT / "uv.lock").read_text())["package"]
+    files = [f for p in packages for f in p.get("wheels", []) + ([p["sdist"]] if "sdist" in p else [])]
+    assert files and all(re.fullmatch(r"sha256:[0-9a-f]{64}", f["hash"]) for f in files)
+
+
+def test_a_production_install_has_the_runtime_packages_and_no_dev_tool():
+    """`make run` installs with --no-dev: every runtime dependency, none of the test, lint and lock tools."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    runtime = {_canonical(re.split(r"[=<>!~\[ ;]", r, maxsplit=1)[0]) for r in project["project"]["dependencies"]}
+    dev = {_canonical(re.split(r"[=<>!~\[ ;]", r, maxsplit=1)[0]) for r in project["dependency-groups"]["dev"]}
+    production, development = _exported("--no-dev"), _exported()
+    assert runtime <= production
+    # The dev group may name a runtime package too (a test reads what it makes): these are the tools.
+    tools = {"pytest", "pytest-django", "pytest-xdist", "hypothesis", "playwright", "ruff", "import-linter", "uv"}
+    assert tools <= dev <= development
+    assert not tools & production, f"dev tools in a production install: {sorted(tools & production)}"

@@ -1,4 +1,4 @@
-"""The pure matcher: who sits down together, and when (games/hunts/matching.py)."""
+"""The pure matcher: who sits down together, and when (games/engine/matching.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.hunts.matching import DEFAULT_POLICY, MatchPolicy, Seeker, match
+from games.engine.matching import DEFAULT_POLICY, MatchPolicy, Seeker, match
 
 POLICY = MatchPolicy(base_window=50, widen_per_second=10, max_window=400, fill_wait=8, bot_offer_after=30)
 
@@ -106,6 +106,17 @@ def test_bot_offer_after_the_set_wait():
     queue = [Seeker(1, 1000, 0.0), Seeker(2, 1900, 10.0)]
     assert match(queue, 29.0, POLICY).lonely == ()
     assert match(queue, 30.0, POLICY).lonely == (1,)
+
+
+def test_players_kept_apart_sit_at_other_tables():
+    """Two players named apart never share a table, even when they are the closest pair:
+    the first of them gets the fullest table without the other."""
+    queue = [Seeker(1, 1500, 0.0), Seeker(2, 1500, 0.0), Seeker(3, 1560, 0.0), Seeker(4, 1560, 0.0)]
+    together = match(queue, 20.0, POLICY)
+    assert [sorted(s.player for s in table) for table in together.tables] == [[1, 2, 3, 4]]
+    apart = match(queue, 20.0, POLICY, apart={frozenset((1, 2))})
+    assert [sorted(s.player for s in table) for table in apart.tables] == [[1, 3, 4]]
+    assert [s.player for s in apart.waiting] == [2]
 
 
 def test_a_player_queued_twice_is_an_error():

@@ -6,8 +6,10 @@ import math
 
 import pytest
 
+from games.crosswords.models import pool_of as crossword_pool
+from games.hunts.pools import hunt_pool
 from games.ratings import scale
-from games.ratings.pools import POOL_INFO, POOLS, crossword_pool, hunt_pool
+from games.ratings.pools import pool_codes, pool_info
 from games.ratings.services.recording import Finish, ranks_of
 
 
@@ -52,9 +54,9 @@ def test_leavers_rank_last_and_tie_among_themselves():
 
 def test_pools_are_named_from_the_engine_tables():
     """Hunt pools per rules and grid, crossword pools per variant, TOW last."""
-    assert POOLS == ("rampage", "classic4", "classic5", "wordgrid", "wordgame", "tow")
+    assert pool_codes() == ("rampage", "classic4", "classic5", "wordgrid", "wordgame", "tow")
     assert hunt_pool("rampage", 4) == "rampage" and hunt_pool("classic", 5) == "classic5"
     assert crossword_pool("wordgame") == "wordgame"
-    assert POOL_INFO["classic4"].family == "hunt" and POOL_INFO["wordgrid"].family == "crossword"
+    assert pool_info("classic4").family == "hunt" and pool_info("wordgrid").family == "crossword"
     with pytest.raises(ValueError):
         hunt_pool("classic", 6)

@@ -103,11 +103,20 @@ def test_not_your_turn():
         game.apply(Move.pass_(1))
 
 
-def test_swap_returns_tiles_and_draws_as_many():
+def test_a_swap_puts_the_tiles_in_the_bag_and_draws_as_many_new_ones():
+    """The kept tiles stay; the swapped ones go into the shuffled bag, and as many are drawn from it."""
     game = game_with_racks(["catqxyz", "eeeeeee"])
     after = game.apply(Move.swap(0, "qxz"))
-    assert len(after.racks[0]) == 7 and len(after.bag) == len(game.bag)
-    assert Counter(after.racks[0]) - Counter("catqxyz") or True
+    drawn = Counter(after.racks[0]) - Counter("caty")
+    assert len(after.racks[0]) == 7 and drawn.total() == 3
+    assert Counter(after.bag) == Counter(game.bag) + Counter("qxz") - drawn
+    # The bag holds no other q, x or z: drawing all three back would mean the bag was not shuffled.
+    assert drawn != Counter("qxz") and after.racks[0] != game.racks[0]
+    assert after.scores == game.scores and after.to_move == 1 and after.turns[-1].drawn == 3
+
+
+def test_a_swap_of_tiles_not_on_the_rack_is_refused():
+    game = game_with_racks(["catqxyz", "eeeeeee"])
     with pytest.raises(IllegalPlay, match="not on your rack"):
         game.apply(Move.swap(0, "qq"))
 

@@ -40,7 +40,7 @@ BASE = tow.Table.empty().with_tiles(
     ]
 )
 
-steps = st.sampled_from(tow._STEPS)
+steps = st.sampled_from(tow.STEPS)
 
 
 @st.composite
@@ -146,6 +146,6 @@ def test_find_plays_returns_only_legal_plays_best_first(common):
         for play in plays[:30]:
             again = tow.evaluate(game.table, play.placement, play.path, common)
             assert again.score == play.score
-            assert len(tow._directional_lines(play.path)) <= 2
+            assert len(tow.directional_lines(play.path)) <= 2
         best = plays[0]
         game = game.apply(tow.Move.place(game.to_move, best.placement, best.path))

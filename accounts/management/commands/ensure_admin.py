@@ -1,5 +1,6 @@
 import secrets
 
+from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from accounts.models import User
@@ -20,8 +21,10 @@ class Command(BaseCommand):
         self.stdout.write(
             self.style.SUCCESS(
                 "\nCreated the administrator account.\n"
-                f"  Log in at http://127.0.0.1:8000/accounts/login/ (or /admin/)\n"
+                f"  Log in at {settings.SITE_URL}/accounts/login/ (or /admin/)\n"
                 f"  username: {username}\n  password: {password}\n"
                 "Change the password after logging in (Settings → Change your password).\n"
+                "This password is shown only once; to set a new one:\n"
+                f"  .venv/bin/python manage.py changepassword {username}\n"
             )
         )

@@ -102,6 +102,7 @@
       ws.onmessage = (e) => { const msg = JSON.parse(e.data); if (msg.type.startsWith("chat.")) handle(msg); };
       ws.onclose = (e) => {
         if (e.code === 4401 || e.code === 4404) return;
+        if (e.code === Wordfall.SOCKETS_CAPPED) { Wordfall.socketsCapped(); return; }
         setTimeout(connect, retry * (0.5 + Math.random())); retry = Math.min(retry * 2, 15000);
       };
     };

@@ -6,12 +6,13 @@ change nothing. Broadcasts and notifications go out after commit (``notification
 """
 
 from .errors import Refused
-from .games import game_accept, game_cancel, game_create, game_decline, game_rematch
+from .games import game_accept, game_arrange, game_cancel, game_create, game_decline, game_rematch
 from .moves import game_forfeit, game_pass, game_play, game_resign, game_swap
 
 __all__ = [
     "Refused",
     "game_accept",
+    "game_arrange",
     "game_cancel",
     "game_create",
     "game_decline",

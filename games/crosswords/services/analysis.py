@@ -12,8 +12,8 @@ information public after the game is used: the racks each player held, which the
 finished game shows anyway.
 
 Offensive words (``lexicon.offensive``) are kept in the stored analysis, with every word
-each alternative forms, and hidden when it is shown (``for_viewer``) unless the viewer
-chose to see them (``lexicon.services.offensive_words_shown``).
+each alternative forms, and hidden when it is shown (``analysis_shown.for_viewer``) unless
+the viewer chose to see them.
 
 Written once per game (``Analysis`` is one row per game): a second run finds it and
 returns it, and two runs at once leave one row.
@@ -26,16 +26,14 @@ from django.db import IntegrityError, transaction
 from games.engine import crossword_bot, leaves, movegen
 from games.engine import crossword_game as engine
 from games.engine.crossword import square_name
-from lexicon import offensive
-from lexicon.services import offensive_words_shown
 
 from .. import selectors
+from ..analysis_shown import ALTERNATIVES, best_missed
 from ..models import Analysis, Game, Status
 from . import notifications
 
-#: Alternatives shown per move, and how many more are kept to stand in for those with an
+#: More alternatives kept per move than are shown, to stand in for those with an
 #: offensive word when the viewer hides them.
-ALTERNATIVES = 3
 SPARE_ALTERNATIVES = 3
 
 
@@ -97,12 +95,6 @@ def analyse_position(before: engine.Game, move: engine.Move) -> dict | None:
     }
 
 
-def _best_alternative(row: dict, plays: list[dict]) -> dict | None:
-    """The better of the first of ``plays`` and the row's best swap, by equity."""
-    candidates = plays[:1] + ([row["best_swap"]] if row.get("best_swap") else [])
-    return max(candidates, key=lambda alt: alt["equity"], default=None)
-
-
 def analyse(game: Game) -> tuple[list[dict], list[dict]]:
     """Per-move analysis and per-seat summary of a stored game (no writes)."""
     stored = list(game.moves.order_by("number"))
@@ -123,43 +115,10 @@ def analyse(game: Game) -> tuple[list[dict], list[dict]]:
                 "seat": seat,
                 "moves": len(mine),
                 "average_equity_loss": round(sum(r["equity_loss"] for r in mine) / len(mine), 1) if mine else 0.0,
-                "best_missed": _best_missed(mine),
+                "best_missed": best_missed(mine),
             }
         )
     return rows, summary
-
-
-def _best_missed(rows: list[dict]) -> dict | None:
-    """The best alternative of the move that lost most equity to it (the earliest of
-    equals), with that loss; None if no move lost any."""
-    found, most = None, 0.0
-    for row in sorted(rows, key=lambda row: row["number"]):
-        alternative = _best_alternative(row, row["best"])
-        loss = round(alternative["equity"] - row["played"]["equity"], 1) if alternative else 0.0
-        if loss > most:
-            found, most = {"number": row["number"], **alternative, "equity_loss": loss}, loss
-    return found
-
-
-def _clean(alternative: dict) -> bool:
-    return not any(offensive.is_offensive(word) for word in alternative.get("words") or [alternative.get("word", "")])
-
-
-def for_viewer(rows: list[dict], summary: list[dict], viewer) -> tuple[list[dict], list[dict]]:
-    """The analysis as ``viewer`` sees it: alternatives that form an offensive word are
-    left out (and the next ones shown instead) unless the viewer chose to see such
-    words; a player's best move missed is then the best one left. The stored rows are
-    not changed."""
-    if offensive_words_shown(viewer):
-        return [{**row, "best": row["best"][:ALTERNATIVES]} for row in rows], summary
-    shown = [{**row, "best": [alt for alt in row["best"] if _clean(alt)][:ALTERNATIVES]} for row in rows]
-    summary = [
-        {**entry, "best_missed": _best_missed([row for row in shown if row["seat"] == entry["seat"]])}
-        if entry.get("best_missed") and not _clean(entry["best_missed"])
-        else entry
-        for entry in summary
-    ]
-    return shown, summary
 
 
 def game_analyse(*, game_id: int) -> Analysis | None:

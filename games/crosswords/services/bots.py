@@ -1,7 +1,7 @@
 """Crossword bots: their accounts, their turns and the sweep that keeps them moving.
 
 A bot is an account flagged ``is_bot`` with a ``Bot`` row saying which game it plays and
-how well. When the turn passes to a bot (``notifications.your_turn``), a Celery task is
+how well. When the turn passes to a bot (``games.seating.hand_over``), a Celery task is
 queued after the move commits, with a human-like delay: a few seconds in live games,
 under a minute in correspondence games. The task asks the engine for a move
 (``games.engine.crossword_bot``) and makes it through the same services as a person
@@ -18,20 +18,20 @@ from __future__ import annotations
 import dataclasses
 import logging
 import random
+import time
 import traceback
-from datetime import timedelta
 
-from django.contrib.auth import get_user_model
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import F, Q
-from django.utils import timezone
 
+from accounts.services import bot_account
+from games import seating
 from games.engine import crossword_bot
 from games.engine import crossword_game as engine
 from lexicon import offensive
 from lexicon.frequency import zipf
 
-from .. import selectors
+from .. import selectors, tasks
 from ..models import Bot, BotError, BotStrength, Game, Move, Status, Variant
 from . import notifications
 from .errors import Refused
@@ -46,11 +46,10 @@ ACCOUNTS_PER_STRENGTH = {Variant.WORD_GRID: 3, Variant.WORDGAME: 1}
 #: Seconds a bot waits before moving: (low, high) for live and correspondence games.
 LIVE_DELAY = (2.0, 5.0)
 CORRESPONDENCE_DELAY = (10.0, 40.0)
-#: How long past its due time the sweep lets a bot wait before moving it itself: short
-#: in live games (the sweep runs every 10 s, so a lost turn is played within about 12 s
-#: of its due time), longer by correspondence, where a few seconds do not matter.
-LIVE_SWEEP_GRACE = timedelta(seconds=2)
-CORRESPONDENCE_SWEEP_GRACE = timedelta(seconds=20)
+#: The champion's simulation in the worker: at most this many reply searches and this
+#: much CPU time a move (whichever ends first), so it plays by correspondence only.
+CHAMPION_BUDGET = 3000
+CHAMPION_CPU_SECONDS = 10.0
 
 
 def _names(variant: str, strength: str, number: int) -> tuple[str, str]:
@@ -64,20 +63,9 @@ def bot_user(variant: str, strength: str, number: int = 1):
     """The bot account for ``variant``/``strength``/``number``, created if missing."""
     if variant not in Variant.values or strength not in BotStrength.values:
         raise Refused("There is no such bot.")
-    User = get_user_model()
     username, shown = _names(variant, strength, number)
     with transaction.atomic():
-        user = User.objects.filter(username=username).first()
-        if user is None:
-            try:
-                with transaction.atomic():
-                    user = User.objects.create(
-                        username=username, email=f"{username}@bots.invalid", display_name=shown, is_bot=True
-                    )
-                    user.set_unusable_password()
-                    user.save(update_fields=["password"])
-            except IntegrityError:  # created at the same moment by another request
-                user = User.objects.get(username=username)
+        user = bot_account(username=username, display_name=shown)
         Bot.objects.get_or_create(user=user, defaults={"variant": variant, "strength": strength, "number": number})
     return user
 
@@ -99,7 +87,7 @@ def bots_for(variant: str, strengths) -> list:
 
 @transaction.atomic
 def game_create_with_bots(
-    *, creator, variant: str, seconds_per_move: int, bots, invitees=(), open_seats: int = 0
+    *, creator, variant: str, seconds_per_move: int, bots, invitees=(), open_seats: int = 0, clock=None
 ) -> Game:
     """A game with ``creator``, the invitees, bots of the ``bots`` strengths, then open seats.
 
@@ -111,20 +99,24 @@ def game_create_with_bots(
         raise Refused("Bots do not start games.", status=403)
     if not bots:
         raise Refused("Choose a bot to play against.")
+    if BotStrength.CHAMPION in bots and seconds_per_move <= LIVE_DEADLINE_SECONDS:
+        raise Refused(
+            f"The champion thinks for up to {CHAMPION_CPU_SECONDS:g} seconds a move: it plays correspondence games only."
+        )
     users = bots_for(variant, bots)
     game = game_create(
         creator=creator,
         variant=variant,
         seconds_per_move=seconds_per_move,
         invitees=invitees,
-        open_seats=open_seats + len(bots),
+        open_seats=open_seats,
+        bot_seats=len(bots),
+        clock=clock,
     )
     free = list(game.seats.filter(user=None).order_by("index"))
     for seat, user in zip(free, users):
         seat.user, seat.accepted = user, True
         seat.save(update_fields=["user", "accepted"])
-    game.is_open_seek = open_seats > 0
-    game.save(update_fields=["is_open_seek"])
     if all(seat.user_id is not None and seat.accepted for seat in game.seats.all()):
         _start(game, by=creator)
     else:
@@ -153,12 +145,8 @@ def delay(game: Game) -> float:
 def queue_turn(game: Game) -> None:
     """Store when the bot to move is due and, after this transaction commits, queue its
     move at the current move number for then."""
-    from ..tasks import bot_move
-
     game_id, move_count, countdown = game.pk, game.move_count, delay(game)
-    game.bot_due_at = timezone.now() + timedelta(seconds=countdown)
-    Game.objects.filter(pk=game_id).update(bot_due_at=game.bot_due_at)
-    transaction.on_commit(lambda: bot_move.apply_async((game_id, move_count), countdown=countdown))
+    seating.bot_due(game, countdown, lambda: tasks.bot_move.apply_async((game_id, move_count), countdown=countdown))
 
 
 def bot_turn(*, game_id: int, move_count: int) -> Move | None:
@@ -182,8 +170,16 @@ def bot_turn(*, game_id: int, move_count: int) -> Move | None:
         crossword_bot.Position.of(state, seat.index), lexicon=offensive.clean_lexicon(state.lexicon)
     )
     rng = random.Random(f"{game.seed}/bot/{move_count}")
+    stop_at = time.process_time() + CHAMPION_CPU_SECONDS
     try:
-        move = crossword_bot.choose(position, strength, rng, frequency=zipf)
+        move = crossword_bot.choose(
+            position,
+            strength,
+            rng,
+            frequency=zipf,
+            budget=CHAMPION_BUDGET,
+            out_of_time=lambda: time.process_time() >= stop_at,
+        )
     except Exception:  # noqa: BLE001 — any engine failure: log it, keep it, pass
         _record_error(game, seat.index, strength, position, traceback.format_exc())
         return _pass(game_id, bot, move_count)
@@ -251,19 +247,10 @@ def bots_sweep(*, now=None) -> int:
     """Move every bot whose turn task seems lost; return how many moved.
 
     A bot is overdue when its stored due time (``Game.bot_due_at``, set when its turn
-    was queued) is more than the grace period past: ``LIVE_SWEEP_GRACE`` in live games,
-    ``CORRESPONDENCE_SWEEP_GRACE`` otherwise. ``bot_turn`` is idempotent, so a task that
+    was queued) is more than the grace period past (``seating.bots_overdue``). ``bot_turn`` is idempotent, so a task that
     turns up after all does nothing.
     """
-    now = now or timezone.now()
-    overdue = Q(seconds_per_move__lte=LIVE_DEADLINE_SECONDS, bot_due_at__lt=now - LIVE_SWEEP_GRACE) | Q(
-        seconds_per_move__gt=LIVE_DEADLINE_SECONDS, bot_due_at__lt=now - CORRESPONDENCE_SWEEP_GRACE
-    )
-    waiting = (
-        Game.objects.filter(overdue, status=Status.ACTIVE, seats__index=F("to_move"), seats__user__is_bot=True)
-        .order_by("bot_due_at")
-        .values_list("pk", "move_count")
-    )
+    waiting = seating.bots_overdue(Game, Q(seats__index=F("to_move"), seats__user__is_bot=True), now=now)
     moved = 0
     for game_id, move_count in waiting:
         if bot_turn(game_id=game_id, move_count=move_count) is not None:

@@ -1,6 +1,6 @@
-"""Everything crossword services tell the outside world: ``games.notifications``, whose
-``KINDS["crosswords"]`` says what is Word Grid's and Wordgame's own (the kinds' prefix
-``crossword.``, a bot's turn, the live deadline task, the analysis of a finished game).
+"""Everything crossword services tell the outside world: ``games.notifications``, for
+the kind ``crossword`` (its notices are ``crossword.<what>``), and the open pages'
+reload when a finished game's analysis is ready.
 """
 
 from __future__ import annotations
@@ -8,7 +8,6 @@ from __future__ import annotations
 from games.notifications import (
     LIVE_DEADLINE_SECONDS,
     cancelled,
-    deadline_set,
     forfeited,
     game_changed,
     game_over,
@@ -24,7 +23,6 @@ __all__ = [
     "LIVE_DEADLINE_SECONDS",
     "analysis_ready",
     "cancelled",
-    "deadline_set",
     "forfeited",
     "game_changed",
     "game_over",

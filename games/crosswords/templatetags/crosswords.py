@@ -10,6 +10,9 @@ from django.utils.safestring import SafeString, mark_safe
 from config import durations
 from games.engine import crossword
 
+from ..forms import PlayBotForm
+from ..selectors import analysis_summary, board_squares, finished_games
+
 register = template.Library()
 
 
@@ -30,21 +33,22 @@ def days(seconds) -> str:
 @register.simple_tag
 def finished_crossword_games(player, limit=10):
     """``player``'s latest finished crossword games, as rows for ``_rows.html``."""
-    from ..selectors import finished_games
-
     return finished_games(user=player, limit=limit)
 
 
 @register.inclusion_tag("crosswords/_play_bot.html")
 def play_bot_form(form=None, compact=False):
-    """The "play a bot now" form: variant, strength and time per move."""
-    from ..forms import PlayBotForm
-
+    """The "play a bot now" form: variant, strength, time per move (and clock, but for the
+    compact form)."""
     form = form or PlayBotForm()
     if not compact:
         # The new-game page also asks "Time per move" for the invited game: one label for
         # two fields leaves a screen reader or voice control unable to tell them apart.
         form.fields["seconds_per_move"].label = "Time for each move against the bot"
+        form.fields["clock"].label = "Clock against the bot (live games)"
+    else:
+        # The home page's quick start keeps to its three choices; the new-game page has the clock.
+        form.fields.pop("clock", None)
     return {"bot_form": form, "compact": compact}
 
 
@@ -52,8 +56,6 @@ def play_bot_form(form=None, compact=False):
 def crossword_analysis(context, game):
     """The per-player analysis summary of a finished game as the page's viewer may see
     it, or None until it is ready."""
-    from ..selectors import analysis_summary
-
     request = context.get("request")
     return analysis_summary(game=game, viewer=request.user if request else None)
 
@@ -92,8 +94,6 @@ def board_rows(view) -> SafeString:
 # a position and each reload share one rendering.
 @lru_cache(maxsize=256)
 def _board_html(variant: str, board, last_play: frozenset) -> SafeString:
-    from ..selectors import board_squares
-
     empty = _empty_squares(variant)
     out = []
     for row in board_squares(variant, board, last_play):
@@ -106,8 +106,6 @@ def _board_html(variant: str, board, last_play: frozenset) -> SafeString:
 @lru_cache(maxsize=8)
 def _empty_squares(variant: str) -> tuple[tuple[str, ...], ...]:
     """Each empty square of the variant's board, written once per process."""
-    from ..selectors import board_squares
-
     return tuple(tuple(_square_html(sq) for sq in row) for row in board_squares(variant, crossword.Board.empty()))
 
 

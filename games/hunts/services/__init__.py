@@ -9,16 +9,18 @@ from .connections import connection_close, connection_open, connection_sweep, co
 from .daily import daily_play
 from .errors import Refused
 from .matchmaking import match_pool, queue_cancel, queue_join, queue_play_bot, queue_touch
-from .rounds import (
-    SubmitResult,
-    round_end,
-    round_prepare_soon,
-    round_start,
-    round_submit,
-    round_submit_async,
-    rounds_sweep,
+from .rounds import round_end, round_start, rounds_sweep
+from .submissions import SubmitResult, round_prepare_soon, round_submit, round_submit_async
+from .tables import (
+    round_leave,
+    table_add_bot,
+    table_arrange,
+    table_create,
+    table_free_kept_seat,
+    table_join,
+    table_leave,
+    tables_sweep,
 )
-from .tables import table_add_bot, table_create, table_free_kept_seat, table_join, table_leave, tables_sweep
 
 __all__ = [
     "Refused",
@@ -34,12 +36,14 @@ __all__ = [
     "connection_sweep",
     "connection_touch",
     "round_end",
+    "round_leave",
     "round_prepare_soon",
     "round_start",
     "round_submit",
     "round_submit_async",
     "rounds_sweep",
     "table_add_bot",
+    "table_arrange",
     "table_create",
     "table_free_kept_seat",
     "table_join",

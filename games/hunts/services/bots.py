@@ -1,8 +1,8 @@
 """Hunt bots: pick words from the solver at a human pace and submit them like people do.
 
-A bot's plan for a round is the board's words in the order its strength prefers: easy
-bots look for short, common words (word frequency), hard bots for long, high-scoring
-ones. Each turn it submits the next word of its plan nobody has taken, through
+A bot's plan for a round is the board's words within its reach in the order its
+strength prefers (``bot_profiles.plan``): beginners look for short, common words (word
+frequency) and miss many, masters for long, high-scoring ones and miss few. Each turn it submits the next word of its plan nobody has taken, through
 ``round_submit``, and says when its next turn is.
 
 A bot's turns are a chain of Celery tasks, one per turn, but the chain is only a
@@ -16,7 +16,6 @@ broker restarted) without ever running one turn twice.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
 
@@ -31,31 +30,12 @@ from lexicon import offensive
 from lexicon.frequency import zipf
 from lexicon.services import get_lexicon
 
-from .rounds import _round_lock, board_of, round_submit
-
-
-@dataclass(frozen=True)
-class BotProfile:
-    pace: tuple[float, float]  # seconds between submissions, low and high
-    min_zipf: float  # words rarer than this are beyond the bot
-    max_letters: int
-    weight_points: float  # 0: most common first; 1: most points first
-    first_turn: float  # seconds after the board shows
-
-
-PROFILES = {
-    "easy": BotProfile(pace=(6.0, 11.0), min_zipf=3.3, max_letters=5, weight_points=0.0, first_turn=5.0),
-    "medium": BotProfile(pace=(3.5, 7.0), min_zipf=2.0, max_letters=8, weight_points=0.5, first_turn=3.0),
-    "hard": BotProfile(pace=(1.8, 4.0), min_zipf=0.0, max_letters=16, weight_points=1.0, first_turn=1.5),
-}
-
+from .. import bot_profiles
+from ..boards import board_of
+from .submissions import round_lock, round_submit
 
 # A turn task this early is taken as on time (timers and clocks are not exact).
 EARLY = timedelta(seconds=1)
-
-
-def first_turn_delay(strength: str) -> float:
-    return PROFILES[strength].first_turn
 
 
 def _points(game_round: HuntRound, board: hunt.Board, word: str, path: hunt.Path) -> int:
@@ -74,24 +54,12 @@ def _plan(
     strength: str,
     user_id: int,
 ) -> tuple[str, ...]:
-    profile = PROFILES[strength]
     board = board_of(board_text)
     rules = hunt.rules_for(game, board.size)
-    on_board = hunt.solve(board, get_lexicon(code, version), min_length)
+    # Bots search the lexicon less offensive words, as every bot does; people may still play them.
+    on_board = hunt.solve(board, offensive.clean_lexicon(get_lexicon(code, version)), min_length)
     rng = random.Random(f"{seed}:{user_id}")
-    scored = []
-    for word, path in on_board.items():
-        if offensive.is_offensive(word):  # bots never play them; people still may
-            continue
-        frequency = zipf(word)
-        if frequency < profile.min_zipf or len(word) > profile.max_letters:
-            continue
-        points = hunt.word_points(rules, board, word, path)
-        # Blend commonness (0–8 Zipf) and points, plus noise so bots differ.
-        key = (1 - profile.weight_points) * frequency + profile.weight_points * points + rng.uniform(0, 1.5)
-        scored.append((-key, word))
-    scored.sort()
-    return tuple(word for _, word in scored)
+    return bot_profiles.plan(rules, board, on_board, strength, rng, zipf, bot_profiles.form(seed, user_id))
 
 
 def bot_play(*, round_id: int, user_id: int, turn: int | None = None, now: datetime | None = None) -> float | None:
@@ -110,7 +78,7 @@ def bot_play(*, round_id: int, user_id: int, turn: int | None = None, now: datet
         # on the round's row would block the deferred foreign-key check of a person's
         # word committing at the same moment, while the bot waits for that word's
         # transaction (the same word), and PostgreSQL would abort one of them.
-        _round_lock(round_id, shared=True)
+        round_lock(round_id, shared=True)
         player = (
             RoundPlayer.objects.select_for_update(of=("self",))
             .select_related("round")
@@ -141,7 +109,6 @@ def _take_turn(player: RoundPlayer, now: datetime) -> float | None:
     if game_round.status != RoundStatus.PLAYING or now >= game_round.deadline:
         return None
     user_id = player.user_id
-    profile = PROFILES[player.bot_strength]
     plan = _plan(
         game_round.pk,
         game_round.board,
@@ -157,7 +124,6 @@ def _take_turn(player: RoundPlayer, now: datetime) -> float | None:
     if game_round.game == Game.CLASSIC:
         found = found.filter(user_id=user_id)
     taken = set(found.values_list("word", flat=True))
-    rng = random.Random(f"{game_round.seed}:{user_id}:{len(taken)}")
     if now >= game_round.starts_at:
         word = next((w for w in plan if w not in taken), None)
         if word is None:
@@ -166,7 +132,7 @@ def _take_turn(player: RoundPlayer, now: datetime) -> float | None:
         board = board_of(game_round.board)
         path = hunt.find_path(board, word)
         round_submit(round_id=game_round.pk, user=bot, path=[list(square) for square in path], now=now)
-    wait = rng.uniform(*profile.pace)
+    wait = bot_profiles.pause(player.bot_strength, game_round.seed, user_id, len(taken))
     if (game_round.deadline - now).total_seconds() <= wait:
         return None
     return wait

@@ -17,7 +17,7 @@ import hashlib
 import hmac
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -28,8 +28,10 @@ from games.engine import hunt
 from games.hunts.models import DailyChallenge, FoundWord, HuntSeat, HuntTable, RoundPlayer, RoundStatus
 from lexicon.services import current_version, get_lexicon
 
+from .. import pools
+from ..secrecy import today
 from .errors import Refused
-from .matchmaking import POOL_RULES, pool_name
+from .rounds import round_start
 
 User = get_user_model()
 
@@ -37,11 +39,6 @@ User = get_user_model()
 DAILY_POOLS = ("rampage", "classic5")
 DAILY_LEXICON = "en"  # British + American: Classic's list, and the Rampage default
 RAREST_SHOWN = 10
-
-
-def today(now: datetime | None = None) -> date:
-    """The challenge day of ``now``: days change at midnight UTC, for everyone at once."""
-    return (now or timezone.now()).astimezone(UTC).date()
 
 
 def daily_seed(day: date, pool: str) -> str:
@@ -63,7 +60,7 @@ def daily_challenge(*, day: date, pool: str) -> DailyChallenge:
     found = DailyChallenge.objects.filter(day=day, pool=pool).first()
     if found is not None:
         return found
-    rules = POOL_RULES[pool]
+    rules = pools.RULES[pool]
     version = current_version(DAILY_LEXICON)
     seed = daily_seed(day, pool)
     board = hunt.new_board(rules, seed, get_lexicon(DAILY_LEXICON, version))
@@ -88,8 +85,6 @@ def daily_challenge(*, day: date, pool: str) -> DailyChallenge:
 def daily_play(*, user, pool: str, now: datetime | None = None) -> HuntTable:
     """Start ``user``'s one round of today's ``pool`` challenge: a private one-seat table
     whose round starts at once with the 3-2-1. A second try is refused."""
-    from .rounds import round_start
-
     now = now or timezone.now()
     if user is None or not user.is_authenticated:
         raise Refused("Log in to play the daily challenge.")
@@ -98,7 +93,7 @@ def daily_play(*, user, pool: str, now: datetime | None = None) -> HuntTable:
     _check_pool(pool)
     challenge = daily_challenge(day=today(now), pool=pool)
     if HuntTable.objects.filter(daily=challenge, host_id=user.pk).exists():
-        raise Refused(f"You have played today's {pool_name(pool)} challenge; come back tomorrow.")
+        raise Refused(f"You have played today's {pools.name_of(pool)} challenge; come back tomorrow.")
     try:
         with transaction.atomic():
             table = HuntTable.objects.create(
@@ -111,7 +106,7 @@ def daily_play(*, user, pool: str, now: datetime | None = None) -> HuntTable:
                 daily=challenge,
             )
     except IntegrityError:  # the same player, another tab, a moment earlier
-        raise Refused(f"You have played today's {pool_name(pool)} challenge; come back tomorrow.") from None
+        raise Refused(f"You have played today's {pools.name_of(pool)} challenge; come back tomorrow.") from None
     HuntSeat.objects.create(table=table, user=user, position=0)
     round_start(table_id=table.pk, by=user, now=now)
     return table
@@ -173,28 +168,6 @@ def daily_players(challenge: DailyChallenge) -> int:
     return _finished(challenge).count()
 
 
-def board_visible(challenge: DailyChallenge, user, now: datetime | None = None) -> bool:
-    """Whether ``user`` may see ``challenge``'s board and words: once they have finished
-    their own round, or once the day is over."""
-    if challenge.day < today(now):
-        return True
-    place = daily_place(challenge, user)
-    return bool(place and place["finished"])
-
-
-def daily_table_visible(table: HuntTable, user) -> bool:
-    """A daily table (and its live round) is its player's alone."""
-    return table.daily_id is None or (user is not None and user.is_authenticated and user.pk == table.host_id)
-
-
-def daily_round_visible(game_round, user, now: datetime | None = None) -> bool:
-    """A daily round's results: its player's, and anyone's who may see the board."""
-    table = game_round.table
-    if table.daily_id is None or (user is not None and user.is_authenticated and user.pk == table.host_id):
-        return True
-    return game_round.status == RoundStatus.FINISHED and board_visible(table.daily, user, now)
-
-
 @dataclass(frozen=True)
 class DailyWord:
     word: str
@@ -217,7 +190,7 @@ def daily_words(challenge: DailyChallenge) -> dict:
         .order_by("found_at", "pk")
     )
     for row in found:
-        finders[row.word].append(row.user.shown_name)
+        finders[row.word].append(row.user.name_and_username)
     words = []
     for word in on_board:
         points = hunt.word_points(rules, board, word)

@@ -1,7 +1,7 @@
 """Ranked queue use cases: join, cancel, keep alive, take a bot instead, and matcher passes.
 
 The queue is ``QueueEntry`` rows, so a restart loses or repeats nobody. Who sits with
-whom is decided by the pure matcher (``games.hunts.matching``); this module feeds it the
+whom is decided by the pure matcher (``games.engine.matching``); this module feeds it the
 queue and turns its tables into ranked tables whose round starts at once, through the
 table and round use cases.
 
@@ -12,15 +12,15 @@ Invariants, each held by the database:
   an open ranked table. Every way into either (joining the queue, sitting at a ranked
   table) locks the player's user row first and checks (``ranked_seat_problem``).
 - A queue entry is deleted in the transaction that seats its player. A pass locks the
-  entries it reads (``FOR UPDATE SKIP LOCKED``) and holds the pool's advisory lock, so
-  two matchers running at once never seat one player twice: the second skips the pool,
-  and even without the pool lock it could not read the locked entries.
+  entries it reads (``FOR UPDATE SKIP LOCKED``) and decides holding the pool's advisory
+  lock (transaction-scoped), so two matchers running at once never seat one player twice:
+  the second skips the pool, and even without the pool lock it could not read the locked
+  entries.
 """
 
 from __future__ import annotations
 
 import logging
-from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -28,21 +28,23 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games.engine import hunt
-from games.hunts import broadcasts, matching
-from games.hunts.models import HuntLexicon, HuntSeat, HuntTable, QueueEntry, TableStatus
+from config import metrics
+from games.engine import hunt, matching
+from games.hunts import broadcasts
+from games.hunts.models import HuntTable, QueueEntry
 from games.ratings import selectors as ratings
-from games.ratings.pools import POOL_INFO, hunt_pool
 
+from .. import pools
+from ..selectors import queue_counts, queue_status
 from .errors import Refused
+from .rounds import round_start
+from .tables import leave_ranked_tables_between_rounds, lock_user, table_arrange, table_create
 
 logger = logging.getLogger(__name__)
 User = get_user_model()
 
 #: The hunt pools with a ranked queue, and the rules of their tables.
-POOL_RULES: dict[str, hunt.HuntRules] = {
-    hunt_pool(rules.game, rules.size): rules for rules in (hunt.RAMPAGE, hunt.CLASSIC_4, hunt.CLASSIC_5)
-}
+POOL_RULES: dict[str, hunt.HuntRules] = pools.RULES
 POLICY = matching.DEFAULT_POLICY
 # A queued player whose page has given no sign of life for this long is dropped; a
 # reload or a short network drop stays well inside it.
@@ -55,42 +57,13 @@ MATCH_LOCK_CLASS = 0x6D746368
 
 
 def pool_name(pool: str) -> str:
-    return POOL_INFO[pool].name
+    return pools.name_of(pool)
 
 
 def _check_pool(pool) -> str:
     if pool not in POOL_RULES:
         raise Refused("Unknown ranked pool.")
     return pool
-
-
-def _lock_user(user) -> None:
-    list(User.objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True))
-
-
-def _open_ranked_seats(user, exclude_table_id: int | None = None):
-    seats = HuntSeat.objects.filter(user_id=user.pk, left_at__isnull=True, table__ranked=True).exclude(
-        table__status=TableStatus.CLOSED
-    )
-    if exclude_table_id is not None:
-        seats = seats.exclude(table_id=exclude_table_id)
-    return seats
-
-
-def ranked_seat_problem(user, *, table_id: int | None = None) -> str | None:
-    """Why ``user`` may not take a seat at ranked table ``table_id`` now, or None.
-
-    Locks the user's row until the caller's transaction ends, so a concurrent queue
-    join and ranked seat cannot both pass.
-    """
-    _lock_user(user)
-    entry = QueueEntry.objects.filter(user_id=user.pk).first()
-    if entry is not None:
-        return f"You are waiting in the {pool_name(entry.pool)} ranked queue; cancel it first."
-    other = _open_ranked_seats(user, exclude_table_id=table_id).select_related("table").first()
-    if other is not None:
-        return f"You are already seated at ranked table {other.table_id}; leave it first."
-    return None
 
 
 # --------------------------------------------------------------------------- the player's side
@@ -110,21 +83,13 @@ def queue_join(*, user, pool: str, now: datetime | None = None) -> QueueEntry:
     if user.is_bot:
         raise Refused("Bots do not play ranked.")
     _check_pool(pool)
-    _lock_user(user)
+    lock_user(user)
     entry = QueueEntry.objects.filter(user_id=user.pk).first()
     if entry is not None:
         if entry.pool == pool:
             raise Refused(f"You are already waiting in the {pool_name(pool)} queue (in another tab?).")
         raise Refused(f"You are already waiting in the {pool_name(entry.pool)} queue; cancel it first.")
-    seats = list(_open_ranked_seats(user).order_by("table_id").values_list("table_id", flat=True))
-    tables = list(HuntTable.objects.select_for_update().filter(pk__in=seats).order_by("pk"))
-    for table in tables:
-        if table.status != TableStatus.BETWEEN:
-            raise Refused(f"You are seated at ranked table {table.pk}; finish or leave it first.")
-    from .tables import table_leave
-
-    for table in tables:
-        table_leave(table_id=table.pk, user=user)
+    leave_ranked_tables_between_rounds(user)
     rating = ratings.player_rating(user, pool).rating
     try:
         with transaction.atomic():
@@ -161,9 +126,6 @@ def queue_play_bot(*, user, strength: str = "medium") -> HuntTable:
 
     Offered to a player the matcher found nobody for; refused before the offer.
     """
-    from .rounds import round_start
-    from .tables import table_create
-
     if user is None or not user.is_authenticated:
         raise Refused("Log in to play.")
     entry = QueueEntry.objects.select_for_update().filter(user_id=user.pk).first()
@@ -173,7 +135,7 @@ def queue_play_bot(*, user, strength: str = "medium") -> HuntTable:
         raise Refused("Keep waiting a little: a bot is offered when nobody can be found.")
     entry.delete()
     rules = POOL_RULES[entry.pool]
-    table = table_create(host=user, game=rules.game, size=rules.size, seat_count=2, bots=(strength,))
+    table = table_create(host=user, game=rules.game, size=rules.size, seat_count=2, bots=(strength,), arranged=True)
     round_start(table_id=table.pk, by=user)
     broadcasts.queue_changed(entry.pool, [user.pk])
     return table
@@ -195,27 +157,21 @@ class PassReport:
     waiting: int = 0
 
 
-@contextmanager
-def _pool_lock(pool: str):
-    """Hold ``pool``'s matcher lock for the block if it is free; yields whether it is held.
+def _pool_lock_taken(pool: str) -> bool:
+    """Take ``pool``'s matcher lock until the current transaction ends, if it is free.
 
-    A session-level advisory lock, so it spans the pass's several transactions; it goes
-    with the connection if the process dies.
+    Transaction-scoped, so it ends with the decision's transaction whatever happens, and
+    behind PgBouncer in transaction mode it is taken and released on the one server
+    connection that runs the transaction (a session lock would stay on a connection the
+    pooler hands to others, and every later pass would skip the pool).
     """
     connection = transaction.get_connection()
     if connection.vendor != "postgresql":
-        yield True  # SQLite runs one writer at a time anyway
-        return
+        return True  # SQLite runs one writer at a time anyway
     key = (MATCH_LOCK_CLASS << 8) | list(POOL_RULES).index(pool)
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_try_advisory_lock(%s)", [key])
-        held = cursor.fetchone()[0]
-    try:
-        yield held
-    finally:
-        if held:
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_unlock(%s)", [key])
+        cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [key])
+        return cursor.fetchone()[0]
 
 
 def match_pool(
@@ -235,16 +191,17 @@ def match_pool(
     _check_pool(pool)
     if not QueueEntry.objects.filter(pool=pool).exists():
         return PassReport(pool=pool)  # the usual case: no lock, no transaction
-    with _pool_lock(pool) as held:
-        if not held:
-            return PassReport(pool=pool, skipped=True)
-        decided, waiting, stale, offered = _decide(pool, now, policy, in_tasks=not seat)
+    decision = _decide(pool, now, policy, in_tasks=not seat)
+    if decision is None:
+        return PassReport(pool=pool, skipped=True)
+    decided, waiting, stale, offered = decision
     formed = []
     if seat:
-        for players in decided:
-            table = seat_decided(pool=pool, players=players, now=now)
-            if table is not None:
-                formed.append(table)
+        with broadcasts.lobby_batched():
+            for players in decided:
+                table = seat_decided(pool=pool, players=players, now=now)
+                if table is not None:
+                    formed.append(table)
         if formed:
             broadcasts.queue_changed(pool, [])  # the waiting counts, once per pass
     return PassReport(
@@ -259,8 +216,11 @@ def match_pool(
 
 @transaction.atomic
 def _decide(pool: str, now: datetime, policy: matching.MatchPolicy, *, in_tasks: bool):
-    """Read the pool's queue, drop the silent, run the matcher over those not reserved,
-    reserve the decided tables' players and mark the bot offers."""
+    """Under the pool's lock, read the pool's queue, drop the silent, run the matcher over
+    those not reserved, reserve the decided tables' players and mark the bot offers;
+    None if another matcher holds the lock."""
+    if not _pool_lock_taken(pool):
+        return None
     entries = list(QueueEntry.objects.select_for_update(skip_locked=True).filter(pool=pool).order_by("joined_at", "pk"))
     stale = [entry.user_id for entry in entries if entry.seen_at < now - GRACE]
     if stale:
@@ -281,7 +241,7 @@ def _decide(pool: str, now: datetime, policy: matching.MatchPolicy, *, in_tasks:
             reserved_until=now + RESERVATION
         )
         if in_tasks:
-            broadcasts.tables_decided(pool, decided)
+            broadcasts.tables_decided(pool, decided, kept=RESERVATION)
     offered_before = {entry.user_id for entry in free if entry.bot_offered_at is not None}
     offered = [player for player in result.lonely if player not in offered_before]
     if offered:
@@ -317,19 +277,13 @@ def seat_decided(*, pool: str, players: list[int], now: datetime | None = None) 
 
 def _seat_table(pool: str, entries: list[QueueEntry], now: datetime) -> HuntTable:
     """A ranked table for ``entries`` (longest waiter hosting) with its round started."""
-    from .rounds import round_start
-    from .tables import table_create, table_join
-
     QueueEntry.objects.filter(pk__in=[entry.pk for entry in entries]).delete()
     rules = POOL_RULES[pool]
-    host = entries[0].user
-    table = table_create(
-        host=host, game=rules.game, size=rules.size, lexicon_code=HuntLexicon.BOTH, seat_count=len(entries), ranked=True
-    )
-    for entry in entries[1:]:
-        table_join(table_id=table.pk, user=entry.user)
-    round_start(table_id=table.pk, by=host, now=now)
+    players = [entry.user for entry in entries]
+    table = table_arrange(players=players, game=rules.game, size=rules.size, ranked=True, now=now).table
     broadcasts.queue_matched([entry.user_id for entry in entries], table.get_absolute_url())
+    waits = [(now - entry.joined_at).total_seconds() for entry in entries]
+    transaction.on_commit(lambda: [metrics.MATCH_WAIT.labels(pool).observe(wait) for wait in waits])
     return table
 
 
@@ -339,43 +293,6 @@ def match_all(*, now: datetime | None = None, seat: bool = True) -> list[PassRep
 
 
 # --------------------------------------------------------------------------- reads
-
-
-def queue_counts() -> dict[str, int]:
-    """How many players wait in each pool's queue."""
-    from django.db.models import Count
-
-    counts = dict.fromkeys(POOL_RULES, 0)
-    for row in QueueEntry.objects.values("pool").annotate(n=Count("pk")):
-        counts[row["pool"]] = row["n"]
-    return counts
-
-
-def queue_status(user) -> dict:
-    """What the lobby shows ``user`` about ranked play: idle, waiting (since when, how many
-    in the pool, bot offered) or in a ranked round (where)."""
-    if user is None or not user.is_authenticated:
-        return {"state": "anonymous"}
-    entry = QueueEntry.objects.filter(user_id=user.pk).first()
-    if entry is not None:
-        return {
-            "state": "waiting",
-            "pool": entry.pool,
-            "pool_name": pool_name(entry.pool),
-            "joined_at": int(entry.joined_at.timestamp() * 1000),
-            "waiting": QueueEntry.objects.filter(pool=entry.pool).count(),
-            "bot_offer": entry.bot_offered_at is not None,
-            "rating": entry.rating,
-        }
-    seat = (
-        _open_ranked_seats(user)
-        .filter(table__status__in=(TableStatus.PLAYING, TableStatus.OPEN))
-        .select_related("table")
-        .first()
-    )
-    if seat is not None:
-        return {"state": "playing", "table_id": seat.table_id, "url": seat.table.get_absolute_url()}
-    return {"state": "idle"}
 
 
 def ranked_panel(user) -> dict:

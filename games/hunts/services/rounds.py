@@ -1,4 +1,5 @@
-"""Round use cases: start a round, submit a word, end a round (RULES §1, §2).
+"""Round use cases: start a round and end it (RULES §1, §2); submitting a word is
+``submissions``'.
 
 Time is the server's: a round stores when its board shows (after the 3-2-1) and its
 deadline; a submission is judged against them, and ``round_end`` is scheduled for the
@@ -8,27 +9,16 @@ was lost.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import re
 import secrets
-import threading
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from functools import lru_cache
-from typing import NamedTuple
 
-import redis
-from channels.db import database_sync_to_async
-from django.conf import settings
-from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
-from config import loop_clients
-from config.realtime import broadcast_async
+from games import registry
 from games.engine import hunt
-from games.hunts import broadcasts
+from games.hunts import broadcasts, outcomes
 from games.hunts.models import (
     FoundWord,
     Game,
@@ -38,34 +28,17 @@ from games.hunts.models import (
     RoundStatus,
     TableStatus,
 )
-from games.ratings import services as ratings
-from lexicon.services import current_version, get_lexicon, loaded_lexicon
+from lexicon.services import current_version, get_lexicon
 
+from ..boards import board_of, path_to_text
+from ..bot_profiles import first_turn_delay
 from .errors import Refused
+from .submissions import forget_round, round_lock
 
 logger = logging.getLogger(__name__)
 
 COUNTDOWN = timedelta(seconds=3)  # the 3-2-1 before the board shows
-MAX_WORD_LETTERS = 25
-# Per player, across all their tabs: at most this many submissions per window.
-SUBMIT_LIMIT = 8
-SUBMIT_WINDOW_SECONDS = 2
 MISSED_WORDS_KEPT = 200
-_WORD = re.compile(r"[a-z]+")
-
-
-@lru_cache(maxsize=512)
-def board_of(text: str) -> hunt.Board:
-    """The board stored as ``text`` (parsed once per process)."""
-    return hunt.Board.from_text(text)
-
-
-def path_to_text(board: hunt.Board, path: hunt.Path) -> str:
-    return ",".join(str(row * board.size + col) for row, col in path)
-
-
-def path_from_text(board: hunt.Board, text: str) -> hunt.Path:
-    return tuple(divmod(int(i), board.size) for i in text.split(",") if i)
 
 
 # --------------------------------------------------------------------------- start
@@ -74,8 +47,6 @@ def path_from_text(board: hunt.Board, text: str) -> hunt.Path:
 @transaction.atomic
 def round_start(*, table_id: int, by, now: datetime | None = None) -> HuntRound:
     """The host starts a round: a new board, the 3-2-1, then ``round_seconds`` of play."""
-    from .bots import first_turn_delay
-
     now = now or timezone.now()
     try:
         table = HuntTable.objects.select_for_update().get(pk=table_id)
@@ -136,546 +107,6 @@ def round_start(*, table_id: int, by, now: datetime | None = None) -> HuntRound:
     return game_round
 
 
-# --------------------------------------------------------------------------- submit
-
-
-@dataclass(frozen=True)
-class SubmitResult:
-    """What a player is told about one submission.
-
-    ``outcome``: "accepted" (green), "invalid" (red: not a word, not a legal path, too
-    short), "taken" (amber: already found), "late" (after the deadline), "refused"
-    (not allowed at all: not seated, too many submissions, malformed).
-    """
-
-    outcome: str
-    word: str = ""
-    reason: str = ""
-    points: int = 0
-    path: hunt.Path = ()
-    bonuses: tuple[str, ...] = field(default=())
-
-    def as_message(self) -> dict:
-        return {
-            "type": "result",
-            "outcome": self.outcome,
-            "word": self.word,
-            "reason": self.reason,
-            "points": self.points,
-            "path": [list(square) for square in self.path],
-            "bonuses": list(self.bonuses),
-        }
-
-
-def _parse_path(raw) -> hunt.Path | None:
-    """A path from decoded JSON (lists of [row, col]); None if it is not that shape."""
-    if not isinstance(raw, (list, tuple)) or len(raw) > 64:
-        return None
-    path = []
-    for square in raw:
-        if not (isinstance(square, (list, tuple)) and len(square) == 2 and all(type(n) is int for n in square)):
-            return None
-        path.append((square[0], square[1]))
-    return tuple(path)
-
-
-# Counts a submission and returns the window's count, in one command (and one atomic step).
-_COUNT_SUBMISSION = """
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
-return count
-"""
-
-
-@lru_cache(maxsize=1)
-def _submission_counter():
-    """The counting script on the cache's Redis, or None where the cache is not Redis (embedded).
-
-    One client for the process: Django's Redis cache makes a client object per call,
-    which cost more than the count itself on the submit path.
-    """
-    backend = settings.CACHES["default"]
-    if backend["BACKEND"] != "django.core.cache.backends.redis.RedisCache":
-        return None
-    return redis.Redis.from_url(backend["LOCATION"]).register_script(_COUNT_SUBMISSION)
-
-
-def _count_key(user_id: int, now: datetime) -> str:
-    window = int(now.timestamp()) // SUBMIT_WINDOW_SECONDS
-    return f"hunts:submits:{user_id}:{window}"
-
-
-def _rate_limited(user_id: int, now: datetime) -> bool:
-    key = _count_key(user_id, now)
-    counter = _submission_counter()
-    if counter is not None:
-        return counter(keys=[cache.make_and_validate_key(key)], args=[SUBMIT_WINDOW_SECONDS * 2]) > SUBMIT_LIMIT
-    if cache.add(key, 1, timeout=SUBMIT_WINDOW_SECONDS * 2):
-        return False
-    try:
-        return cache.incr(key) > SUBMIT_LIMIT
-    except ValueError:  # expired between add and incr
-        return False
-
-
-def round_submit(*, round_id: int, user, word=None, path=None, now: datetime | None = None) -> SubmitResult:
-    """A seated player submits a word: dragged (``path``) or typed (``word``).
-
-    Untrusted input is checked here and refused with a reason; nothing changes unless
-    the word is accepted. Everything that can be judged from the round's fixed facts
-    (its board, its pinned lexicon version, its seats) is judged before the database is
-    asked; storing the word is then one short statement (``_store_find``), in which the
-    unique constraint on (round, word) decides who was first in Rampage. Inside a
-    transaction (a bot's turn) the find is announced when it commits.
-    """
-    steps = _submission(round_id, user, word, path, now or timezone.now())
-    try:
-        need = next(steps)
-        while True:
-            need = steps.send(_SYNC_IO[need[0]](*need[1:]))
-    except StopIteration as done:
-        return done.value
-
-
-async def round_submit_async(*, round_id: int, user, word=None, path=None, now: datetime | None = None) -> SubmitResult:
-    """``round_submit`` for a websocket handler, with its Redis and PostgreSQL calls
-    sent from the event loop itself (``config.loop_clients``) rather than a worker thread.
-
-    The same decisions (``_submission``) with the same statement. The work runs as a
-    task of its own that the caller's cancellation (a socket closing) does not stop, so
-    a stored find is always announced. Without PostgreSQL and a Redis cache (the
-    embedded default) it is ``round_submit`` in a worker thread.
-    """
-    if not loop_clients.available():
-        return await database_sync_to_async(round_submit, thread_sensitive=False)(
-            round_id=round_id, user=user, word=word, path=path, now=now
-        )
-    task = asyncio.get_running_loop().create_task(
-        _drive_async(_submission(round_id, user, word, path, now or timezone.now()))
-    )
-    _submitting.add(task)
-    answer = asyncio.shield(task)
-    task.add_done_callback(lambda done: _submitted(done, answer))
-    return await answer
-
-
-_submitting: set[asyncio.Task] = set()  # kept referenced until done
-
-
-def _submitted(task: asyncio.Task, answer: asyncio.Future) -> None:
-    """A submission's task is done: forget it, and log its failure if no caller heard of it
-    (its socket closed first), which asyncio would otherwise only report when collected."""
-    _submitting.discard(task)
-    if answer.cancelled() and not task.cancelled() and task.exception() is not None:
-        logger.error("A submission failed after its socket closed", exc_info=task.exception())
-
-
-async def _drive_async(steps) -> SubmitResult:
-    try:
-        need = next(steps)
-        while True:
-            need = steps.send(await _ASYNC_IO[need[0]](*need[1:]))
-    except StopIteration as done:
-        return done.value
-
-
-def _submission(round_id, user, word, path, now: datetime):
-    """The decisions of a submission, as a generator that yields what it needs to know
-    or do and is sent the answer: ``rate_limited``, ``facts`` (the round read afresh),
-    ``lexicon`` (the round's word list, when this process has not loaded it yet),
-    ``store``, ``first_finder`` and ``announce``; ``_SYNC_IO`` and ``_ASYNC_IO`` answer them.
-
-    ``round_submit`` answers with Django's connection in the caller's thread and
-    ``round_submit_async`` from the event loop; the rules live only here.
-    """
-    if user is None or not user.is_authenticated:
-        return SubmitResult("refused", reason="Watchers cannot submit words.")
-    if not isinstance(round_id, int):
-        return SubmitResult("refused", reason="No such round.")
-    if path is not None:
-        path = _parse_path(path)
-        if path is None:
-            return SubmitResult("refused", reason="A path is a list of [row, col] squares.")
-    elif isinstance(word, str) and len(word) <= MAX_WORD_LETTERS * 2:
-        word = word.strip().lower()
-        if not _WORD.fullmatch(word) or len(word) > MAX_WORD_LETTERS:
-            return SubmitResult("invalid", word=word[:MAX_WORD_LETTERS], reason="Only letters a–z, please.")
-    else:
-        return SubmitResult("refused", reason="Send a word or a path.")
-    if not user.is_bot and (yield ("rate_limited", user.pk, now)):
-        return SubmitResult("refused", reason="Too many submissions; slow down.")
-
-    facts = _facts_kept.get(round_id)  # this process's copy, read by an earlier submission
-    if facts is None or facts.refusal(user.pk, now, word) is not None:
-        facts = yield ("facts", round_id)  # a kept copy never refuses on its own
-    for _ in range(2):
-        if facts is None:
-            return SubmitResult("refused", reason="No such round.")
-        refusal = facts.refusal(user.pk, now, word)
-        if refusal is not None:
-            return refusal
-        lexicon = loaded_lexicon(facts.lexicon_code, facts.lexicon_version)
-        if lexicon is None:  # loaded once per process and version, with a read of its changes
-            lexicon = yield ("lexicon", facts.lexicon_code, facts.lexicon_version)
-        judged = _judge(facts, word, path, lexicon)
-        if judged.outcome != "accepted":
-            return judged
-        stored = yield ("store", facts, user.pk, judged, now)
-        if stored.found_id is not None:
-            yield ("announce", facts, user, judged, stored.finder_count)
-            return judged
-        if stored.round_as_judged:
-            first_finder = stored.first_finder
-            if first_finder is None and facts.game == Game.RAMPAGE:  # it committed after the statement began
-                first_finder = yield ("first_finder", facts.pk, judged.word)
-            return _taken(facts, user.pk, judged.word, first_finder)
-        facts = yield ("facts", round_id)  # the round changed: judge again on what it is now
-    return SubmitResult("refused", reason="The round changed; please try again.")
-
-
-@dataclass(frozen=True)
-class RoundFacts:
-    """A round as a submission is judged against it: board, rules, seats and times.
-
-    Board, rules and seats are fixed when the round is created, so each process keeps
-    them (``round_facts``). The status and times are only a first answer: the statement
-    that stores a find checks them again in the database, with the board it was judged on.
-    """
-
-    pk: int
-    table_id: int
-    game: str
-    size: int
-    board_text: str
-    lexicon_code: str
-    lexicon_version: int
-    min_length: int
-    status: str
-    starts_at: datetime
-    deadline: datetime
-    player_names: dict[int, str]  # every seat's shown name, by user id
-
-    def refusal(self, user_id: int, now: datetime, word: str | None) -> SubmitResult | None:
-        """Why ``user_id`` may not submit at ``now``, or None."""
-        if user_id not in self.player_names:
-            return SubmitResult("refused", reason="You are not playing in this round.")
-        if self.status != RoundStatus.PLAYING or now >= self.deadline:
-            return SubmitResult("late", word=word or "", reason="Time is up.")
-        if now < self.starts_at:
-            return SubmitResult("refused", reason="The round has not started yet.")
-        return None
-
-
-ROUND_FACTS_KEPT = 4096
-_facts_kept: dict[int, RoundFacts] = {}
-_facts_lock = threading.Lock()
-
-
-def round_facts(round_id: int, *, fresh: bool = False) -> RoundFacts | None:
-    """The round's facts, read once per process (again with ``fresh``); None if there is no such round."""
-    if not fresh:
-        facts = _facts_kept.get(round_id)
-        if facts is not None:
-            return facts
-    row = (
-        HuntRound.objects.filter(pk=round_id)
-        .values_list(
-            "table_id",
-            "game",
-            "size",
-            "board",
-            "lexicon_code",
-            "lexicon_version",
-            "min_length",
-            "status",
-            "starts_at",
-            "deadline",
-        )
-        .first()
-    )
-    if row is None:
-        forget_round(round_id)
-        return None
-    players = RoundPlayer.objects.filter(round_id=round_id).select_related("user")
-    facts = RoundFacts(round_id, *row, player_names={player.user_id: player.user.shown_name for player in players})
-    with _facts_lock:
-        _facts_kept.pop(round_id, None)
-        while len(_facts_kept) >= ROUND_FACTS_KEPT:
-            del _facts_kept[next(iter(_facts_kept))]  # the longest kept
-        _facts_kept[round_id] = facts
-    return facts
-
-
-def round_prepare(round_id: int) -> None:
-    """Read a round's facts and load its word list in this process before its first word.
-
-    Otherwise the first submission of every round asks for both, and the first words of
-    all the tables a process serves arrive together at a round's start (or just after
-    the process started), queueing behind each other in the worker threads.
-    """
-    facts = round_facts(round_id)
-    if facts is not None and loaded_lexicon(facts.lexicon_code, facts.lexicon_version) is None:
-        get_lexicon(facts.lexicon_code, facts.lexicon_version)
-
-
-_preparing: set[int] = set()  # rounds being prepared by this process (touched on the event loop only)
-_background: set[asyncio.Task] = set()  # kept referenced until done
-
-
-def round_prepare_soon(round_id: int) -> None:
-    """``round_prepare`` in a worker thread, once per round and process, not waited for:
-    a table socket calls it, on the event loop, when it sees a round playing (or
-    counting down)."""
-    if round_id in _facts_kept or round_id in _preparing:
-        return
-    _preparing.add(round_id)
-    task = asyncio.get_running_loop().create_task(
-        database_sync_to_async(round_prepare, thread_sensitive=False)(round_id)
-    )
-    _background.add(task)
-    task.add_done_callback(lambda done: _prepared(done, round_id))
-
-
-def _prepared(task: asyncio.Task, round_id: int) -> None:
-    _preparing.discard(round_id)
-    _background.discard(task)
-    if not task.cancelled() and task.exception() is not None:
-        # The first submission reads the round itself; nothing is lost but the head start.
-        logger.warning("Could not prepare round %s", round_id, exc_info=task.exception())
-
-
-def forget_round(round_id: int) -> None:
-    """Drop this process's copy of a round's facts (a new round may reuse a rolled-back id)."""
-    with _facts_lock:
-        _facts_kept.pop(round_id, None)
-
-
-def _judge(facts: RoundFacts, word: str | None, path: hunt.Path | None, lexicon) -> SubmitResult:
-    """The engine's verdict on a word or path on the round's board, with its points if good."""
-    board = board_of(facts.board_text)
-    if path is not None:
-        problem = hunt.path_problem(board, path)
-        if problem:
-            return SubmitResult("invalid", reason=problem[0].upper() + problem[1:] + ".")
-        word = hunt.spell(board, path)
-    if len(word) < facts.min_length:
-        return SubmitResult("invalid", word=word, reason=f"Too short: at least {facts.min_length} letters.")
-    if word not in lexicon:
-        return SubmitResult("invalid", word=word, reason=f"{word.upper()} is not in the word list.")
-    if path is None:
-        path = hunt.find_path(board, word)
-        if path is None:
-            return SubmitResult("invalid", word=word, reason=f"{word.upper()} is not on the board.")
-    points = hunt.word_points(hunt.rules_for(facts.game, facts.size), board, word, path)
-    return SubmitResult("accepted", word=word, points=points, path=path, bonuses=hunt.bonuses_used(board, path))
-
-
-class Stored(NamedTuple):
-    """What ``_store_find`` did: the new row's id, or why there is none."""
-
-    found_id: int | None
-    round_as_judged: bool  # playing at that instant, the player seated, the same board
-    first_finder: int | None  # who holds the word already, if the statement could see it
-    finder_count: int | None = None  # Classic: the finder's words with this one (PostgreSQL)
-
-    @classmethod
-    def from_row(cls, row) -> Stored:
-        """``_store_statement``'s row; none if the round no longer exists."""
-        return cls(*row) if row is not None else cls(None, False, None)
-
-
-def _store_find(facts: RoundFacts, user_id: int, find: SubmitResult, now: datetime) -> Stored:
-    """Store ``find``, judged on ``facts``, if the round is still as judged and the word is free.
-
-    On PostgreSQL it is ``_store_statement``'s one round trip. SQLite serialises
-    writers; there one statement is one transaction.
-    """
-    connection = transaction.get_connection()
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute(*_store_statement(facts, user_id, find, now))
-            cursor.nextset()
-            return Stored.from_row(cursor.fetchone())
-        at = connection.ops.adapt_datetimefield_value(now)
-        as_judged, as_judged_params = _as_judged(facts, user_id, at)
-        insert, insert_params = _insert_find(facts, user_id, find, at)
-        cursor.execute(insert.format(r=f"({as_judged}) r"), [*insert_params, *as_judged_params])
-        row = cursor.fetchone()
-        if row is not None:
-            return Stored(row[0], True, None)
-        cursor.execute(f"SELECT r.ok, {_FIRST_FINDER} FROM ({as_judged}) r", [find.word, *as_judged_params])
-        row = cursor.fetchone()
-        return Stored(None, bool(row[0]), row[1]) if row is not None else Stored(None, False, None)
-
-
-_FIRST_FINDER = (
-    f"(SELECT f.user_id FROM {FoundWord._meta.db_table} f WHERE f.round_id = r.id AND f.word = %s "
-    "ORDER BY f.id LIMIT 1)"
-)
-
-
-def _as_judged(facts: RoundFacts, user_id: int, at) -> tuple[str, list]:
-    """The round's row with ``ok``: still as ``facts`` judged it at ``at``, ``user_id`` seated.
-
-    The verdict's facts are written once, with the round; its board stands for them (a
-    round that reuses the id of one rolled back has another board).
-    """
-    rounds, players = HuntRound._meta.db_table, RoundPlayer._meta.db_table
-    sql = (
-        "SELECT r.id, (r.status = %s AND r.starts_at <= %s AND r.deadline > %s AND r.board = %s "
-        f"AND EXISTS (SELECT 1 FROM {players} p WHERE p.round_id = r.id AND p.user_id = %s)) AS ok "
-        f"FROM {rounds} r WHERE r.id = %s"
-    )
-    return sql, [RoundStatus.PLAYING.value, at, at, facts.board_text, user_id, facts.pk]
-
-
-def _insert_find(facts: RoundFacts, user_id: int, find: SubmitResult, at) -> tuple[str, list]:
-    """The INSERT … SELECT of the find from a round row ``{r}`` with ``ok``."""
-    sql = (
-        f"INSERT INTO {FoundWord._meta.db_table} "
-        "(round_id, user_id, word, path, points, bonuses, exclusive, crossed_off, found_at) "
-        "SELECT r.id, %s, %s, %s, %s, %s, %s, %s, %s FROM {r} WHERE r.ok ON CONFLICT DO NOTHING RETURNING id"
-    )
-    path = path_to_text(board_of(facts.board_text), find.path)
-    rampage = facts.game == Game.RAMPAGE
-    return sql, [user_id, find.word, path, find.points, " ".join(find.bonuses), rampage, False, at]
-
-
-def _store_statement(facts: RoundFacts, user_id: int, find: SubmitResult, now: datetime) -> tuple[str, list]:
-    """PostgreSQL's store of a find: its SQL (a simple query) and parameters.
-
-    The round's shared lock, then one statement that stores the find if the round is
-    still as judged and also answers why nothing was stored, sent together in one round
-    trip (a simple query's statements are one transaction). The lock comes before the
-    statement's snapshot, so a round_end holding it exclusively has either not begun
-    totalling or has committed the round as finished, which the statement then sees
-    (see ``_round_lock``). A concurrent equal word waits on the unique constraints
-    (Rampage: one finder per word; Classic: a word once per list) for the first to
-    commit, then is not stored (ON CONFLICT DO NOTHING). The ORM cannot say
-    INSERT … SELECT, hence the SQL. The result's one row is (new id, round as judged,
-    first finder) and, in Classic, the finder's count of words with this one (the
-    statement's snapshot does not see its own insert, hence the one added), which the
-    table is told instead of the word.
-    """
-    as_judged, as_judged_params = _as_judged(facts, user_id, now)
-    insert, insert_params = _insert_find(facts, user_id, find, now)
-    count, count_params = "", []
-    if facts.game == Game.CLASSIC:
-        count = (
-            f", (SELECT count(*) FROM {FoundWord._meta.db_table} f WHERE f.round_id = r.id AND f.user_id = %s)"
-            " + (SELECT count(*) FROM stored)"
-        )
-        count_params = [user_id]
-    sql = (
-        "SELECT pg_advisory_xact_lock_shared(%s::bigint); "
-        f"WITH r AS ({as_judged}), stored AS ({insert.format(r='r')}) "
-        f"SELECT (SELECT id FROM stored), r.ok, {_FIRST_FINDER}{count} FROM r"
-    )
-    return sql, [round_lock_key(facts.pk), *as_judged_params, *insert_params, find.word, *count_params]
-
-
-# The hunts' namespace ("hunt") in the high half of a round's advisory lock key.
-ROUND_LOCK_CLASS = 0x68756E74
-
-
-def round_lock_key(round_id: int) -> int:
-    """The round's key for the single-bigint form of PostgreSQL's advisory locks.
-
-    The two-integer form cannot hold a round id of 2**31 or more. The namespace in the
-    high 32 bits, XORed with the id, keeps every key inside a signed bigint; below 2**32
-    each round has its own key, and beyond that two rounds may share one, which only
-    makes one of them wait for the other.
-    """
-    return (ROUND_LOCK_CLASS << 32) ^ round_id
-
-
-def _round_lock(round_id: int, *, shared: bool) -> None:
-    """Take the round's advisory lock until this transaction ends.
-
-    Submissions take it shared, so they never wait for each other; round_end takes it
-    exclusively, so it waits for the submissions in flight and later ones wait for it
-    and then read the round as finished. No word is stored after a round was totalled.
-    An advisory lock lives in the lock table only: unlike a row lock it writes nothing.
-    (SQLite serialises writers anyway.)
-    """
-    connection = transaction.get_connection()
-    if connection.vendor == "postgresql":
-        function = "pg_advisory_xact_lock_shared" if shared else "pg_advisory_xact_lock"
-        with connection.cursor() as cursor:
-            cursor.execute(f"SELECT {function}(%s::bigint)", [round_lock_key(round_id)])
-
-
-def _taken(facts: RoundFacts, user_id: int, word: str, first_finder: int | None) -> SubmitResult:
-    if facts.game == Game.CLASSIC:
-        return SubmitResult("taken", word=word, reason=f"{word.upper()} is already on your list.")
-    if first_finder == user_id:
-        return SubmitResult("taken", word=word, reason=f"You already found {word.upper()}.")
-    if first_finder in facts.player_names:
-        return SubmitResult(
-            "taken", word=word, reason=f"{facts.player_names[first_finder]} found {word.upper()} first."
-        )
-    return SubmitResult("taken", word=word, reason=f"{word.upper()} is already taken.")
-
-
-# How each of ``_submission``'s needs is met, in a worker thread and on the event loop.
-
-
-def _fresh_facts(round_id: int) -> RoundFacts | None:
-    return round_facts(round_id, fresh=True)
-
-
-def _first_finder(round_id: int, word: str) -> int | None:
-    return FoundWord.objects.filter(round_id=round_id, word=word).values_list("user_id", flat=True).first()
-
-
-def _announce(facts: RoundFacts, user, find: SubmitResult, finder_count: int | None) -> None:
-    # A bot's find is announced when its transaction commits, counted inside it.
-    broadcasts.word_found(facts, user, word=find.word, points=find.points, path=find.path, bonuses=find.bonuses)
-
-
-_SYNC_IO = {
-    "rate_limited": _rate_limited,
-    "facts": _fresh_facts,
-    "store": _store_find,
-    "first_finder": _first_finder,
-    "lexicon": get_lexicon,
-    "announce": _announce,
-}
-
-
-async def _rate_limited_async(user_id: int, now: datetime) -> bool:
-    count = await loop_clients.redis().eval(
-        _COUNT_SUBMISSION, 1, cache.make_and_validate_key(_count_key(user_id, now)), SUBMIT_WINDOW_SECONDS * 2
-    )
-    return count > SUBMIT_LIMIT
-
-
-async def _store_find_async(facts: RoundFacts, user_id: int, find: SubmitResult, now: datetime) -> Stored:
-    sql, params = _store_statement(facts, user_id, find, now)
-    async with loop_clients.postgres() as connection:
-        cursor = await connection.execute(sql, params)
-        cursor.nextset()
-        return Stored.from_row(await cursor.fetchone())
-
-
-async def _announce_async(facts: RoundFacts, user, find: SubmitResult, finder_count: int | None) -> None:
-    for group, message in broadcasts.word_found_messages(
-        facts, user, word=find.word, points=find.points, path=find.path, bonuses=find.bonuses, count=finder_count
-    ):
-        await broadcast_async(group, message)
-
-
-_ASYNC_IO = {
-    "rate_limited": _rate_limited_async,
-    "facts": database_sync_to_async(_fresh_facts, thread_sensitive=False),
-    "store": _store_find_async,
-    # Rare (the word committed after the statement began): not worth a copy of the query.
-    "first_finder": database_sync_to_async(_first_finder, thread_sensitive=False),
-    "lexicon": database_sync_to_async(get_lexicon, thread_sensitive=False),
-    "announce": _announce_async,
-}
-
-
 # --------------------------------------------------------------------------- end
 
 
@@ -716,7 +147,7 @@ def round_end(*, round_id: int, now: datetime | None = None) -> HuntRound | None
     has not come yet.
     """
     now = now or timezone.now()
-    _round_lock(round_id, shared=False)
+    round_lock(round_id, shared=False)
     try:
         game_round = HuntRound.objects.select_for_update().get(pk=round_id)
     except HuntRound.DoesNotExist:
@@ -760,7 +191,7 @@ def round_end(*, round_id: int, now: datetime | None = None) -> HuntRound | None
     game_round.status = RoundStatus.FINISHED
     game_round.ended_at = now
     game_round.save(update_fields=["missed_words", "total_words", "status", "ended_at"])
-    ratings.hunt_round_finished(game_round, players, now=now)
+    registry.game_finished(outcomes.outcome_of(game_round))
     HuntTable.objects.filter(pk=game_round.table_id, status=TableStatus.PLAYING).update(status=TableStatus.BETWEEN)
     broadcasts.round_ended(game_round)
     return game_round

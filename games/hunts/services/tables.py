@@ -1,4 +1,4 @@
-"""Table use cases: create a table, sit down, add a bot, leave."""
+"""Table use cases: create a table, sit down, add a bot, leave; a table arranged for its players."""
 
 from __future__ import annotations
 
@@ -9,13 +9,49 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts import my_games
+from accounts.services import bot_account
+from games import seating
 from games.engine import hunt
 from games.hunts import broadcasts
-from games.hunts.models import BotStrength, Game, HuntLexicon, HuntSeat, HuntTable, TableStatus
+from games.hunts.models import (
+    BotStrength,
+    Game,
+    HuntLexicon,
+    HuntRound,
+    HuntSeat,
+    HuntTable,
+    QueueEntry,
+    RoundStatus,
+    TableStatus,
+)
 
+from .. import pools
+from ..selectors import open_ranked_seats
+from . import rounds
 from .errors import Refused
 
 User = get_user_model()
+
+
+#: A round with a bot seat is never rated, so a ranked table with one would only say so.
+RANKED_WITHOUT_BOTS = "A ranked table is for people only (bots never change ratings): open a casual table to play bots."
+
+
+#: Tables one player may host at once (not closed): the lobby shows the newest 50.
+OPEN_TABLES_PER_HOST = 3
+
+
+def _check_open_tables(host: User) -> None:
+    """Refuse a host who has ``OPEN_TABLES_PER_HOST`` open tables; counted under the
+    host's row lock, so two tables asked for at once cannot both pass."""
+    User.objects.select_for_update().filter(pk=host.pk).values_list("pk", flat=True).first()
+    hosted = HuntTable.objects.filter(host=host, daily__isnull=True).exclude(status=TableStatus.CLOSED).count()
+    if hosted >= OPEN_TABLES_PER_HOST:
+        raise Refused(
+            f"You host {hosted} open tables already (at most {OPEN_TABLES_PER_HOST}): "
+            "play at one, or leave one to close it, before opening another.",
+            429,
+        )
 
 
 def _active_seats(table: HuntTable):
@@ -41,11 +77,15 @@ def table_create(
     bots: tuple[str, ...] = (),
     kept_for: User | None = None,
     kept_until=None,
+    arranged: bool = False,
 ) -> HuntTable:
     """Open a table with ``host`` in the first seat and ``bots`` (strengths) after them.
 
     ``kept_for`` (a challenged player) has a seat kept until ``kept_until``: only they can
-    take the table's last free seat until then.
+    take the table's last free seat until then. A host may have ``OPEN_TABLES_PER_HOST``
+    tables open at once, so nobody fills the lobby; an ``arranged`` table (the ranked
+    queue's, a tournament's, a bot offered to a queued player) is seated and started at
+    once, never waits there, and is not refused.
     """
     if not host.is_authenticated or host.is_bot:
         raise Refused("Log in to open a table.")
@@ -79,9 +119,11 @@ def table_create(
     for strength in bots:
         if strength not in BotStrength.values:
             raise Refused("Unknown bot strength.")
+    if ranked and bots:
+        raise Refused(RANKED_WITHOUT_BOTS)
+    if not arranged:
+        _check_open_tables(host)
     if ranked:
-        from .matchmaking import ranked_seat_problem
-
         problem = ranked_seat_problem(host)
         if problem:
             raise Refused(problem)
@@ -104,6 +146,42 @@ def table_create(
     return table
 
 
+@transaction.atomic
+def table_arrange(
+    *,
+    players,
+    game: str = Game.RAMPAGE,
+    size: int = 4,
+    lexicon_code: str = HuntLexicon.BOTH,
+    round_seconds: int | None = None,
+    ranked: bool = False,
+    now=None,
+) -> HuntRound:
+    """Open a table for ``players`` (the first hosting), seat them in order and start its
+    round: a table someone else arranged (the ranked matcher's, a tournament's). A
+    ranked table's players give up their seats at ranked tables between rounds (an
+    arena's players come from their last table)."""
+    players = list(players)
+    seating.check_arranged(players)
+    if ranked:
+        for player in sorted(players, key=lambda player: player.pk):
+            lock_user(player)
+            leave_ranked_tables_between_rounds(player)
+    table = table_create(
+        host=players[0],
+        game=game,
+        size=size,
+        lexicon_code=lexicon_code,
+        round_seconds=round_seconds,
+        seat_count=len(players),
+        ranked=ranked,
+        arranged=True,
+    )
+    for player in players[1:]:
+        table_join(table_id=table.pk, user=player)
+    return rounds.round_start(table_id=table.pk, by=players[0], now=now)
+
+
 def _free_position(table: HuntTable, taker: User) -> int:
     """The first free seat for ``taker``; on a locked table (``_locked_table``) so that a
     kept seat and the count of free seats cannot change under the caller."""
@@ -120,18 +198,7 @@ def bot_user(strength: str, table: HuntTable) -> User:
     """A bot account of ``strength`` that is not seated at ``table`` yet."""
     seated = set(_active_seats(table).values_list("user_id", flat=True))
     for number in range(1, 5):
-        username = f"{strength}-bot-{number}"
-        user, created = User.objects.get_or_create(
-            username=username,
-            defaults={
-                "email": f"{username}@bots.invalid",
-                "display_name": f"{strength.title()} bot {number}",
-                "is_bot": True,
-            },
-        )
-        if created:
-            user.set_unusable_password()
-            user.save(update_fields=["password"])
+        user = bot_account(username=f"{strength}-bot-{number}", display_name=f"{strength.title()} bot {number}")
         if user.pk not in seated:
             return user
     raise Refused("No bot of that strength is free.")
@@ -165,8 +232,6 @@ def table_join(*, table_id: int, user: User) -> HuntSeat:
     if table.status == TableStatus.PLAYING:
         raise Refused("Wait for the round to end to sit down.")
     if table.ranked:
-        from .matchmaking import ranked_seat_problem
-
         problem = ranked_seat_problem(user, table_id=table.pk)
         if problem:
             raise Refused(problem)
@@ -212,6 +277,8 @@ def table_add_bot(*, table_id: int, by: User, strength: str) -> HuntSeat:
         raise Refused("Bots join between rounds.")
     if strength not in BotStrength.values:
         raise Refused("Unknown bot strength.")
+    if table.ranked:
+        raise Refused(RANKED_WITHOUT_BOTS)
     seat = _seat_bot(table, strength)
     broadcasts.table_changed(table.pk)
     broadcasts.lobby_changed()
@@ -249,14 +316,74 @@ def table_leave(*, table_id: int, user: User, seat_position: int | None = None) 
     _tell_players(table, user.pk)
 
 
+@transaction.atomic
+def round_leave(*, round_id: int, user: User) -> bool:
+    """``user`` stands up from the table of round ``round_id`` while it is played (they
+    withdrew from the tournament it belongs to): their words so far stay and the round
+    goes on. False if the round is over or they are not seated at its table.
+
+    The round's row is locked first, as its end locks it before the tournament's pairing
+    and the table, so a withdrawal and the round's end happen one after the other."""
+    game_round = HuntRound.objects.select_for_update().filter(pk=round_id).first()
+    if game_round is None or game_round.status != RoundStatus.PLAYING:
+        return False
+    if not HuntSeat.objects.filter(table_id=game_round.table_id, user=user, left_at__isnull=True).exists():
+        return False
+    table_leave(table_id=game_round.table_id, user=user)
+    return True
+
+
+# --------------------------------------------------------------------------- ranked seats
+
+
+def lock_user(user) -> None:
+    """Lock ``user``'s row until the transaction ends: their ranked seats and queue place
+    are decided one request at a time."""
+    list(User.objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True))
+
+
+def ranked_seat_problem(user, *, table_id: int | None = None) -> str | None:
+    """Why ``user`` may not take a seat at ranked table ``table_id`` now, or None.
+
+    Locks the user's row until the caller's transaction ends, so a concurrent queue
+    join and ranked seat cannot both pass.
+    """
+    lock_user(user)
+    entry = QueueEntry.objects.filter(user_id=user.pk).first()
+    if entry is not None:
+        return f"You are waiting in the {pools.name_of(entry.pool)} ranked queue; cancel it first."
+    other = open_ranked_seats(user, exclude_table_id=table_id).select_related("table").first()
+    if other is not None:
+        return f"You are already seated at ranked table {other.table_id}; leave it first."
+    return None
+
+
+def leave_ranked_tables_between_rounds(user) -> None:
+    """Give up ``user``'s seats at ranked tables between rounds, before a new ranked table
+    (the queue's, an arena's); refused while one of their ranked rounds is in play or
+    about to start. The caller has locked the user's row."""
+    seats = list(open_ranked_seats(user).order_by("table_id").values_list("table_id", flat=True))
+    tables = list(HuntTable.objects.select_for_update().filter(pk__in=seats).order_by("pk"))
+    for table in tables:
+        if table.status != TableStatus.BETWEEN:
+            raise Refused(f"You are seated at ranked table {table.pk}; finish or leave it first.")
+    for table in tables:
+        table_leave(table_id=table.pk, user=user)
+
+
 IDLE_AFTER = timedelta(minutes=15)
 
 
 def tables_sweep(*, now=None) -> list[int]:
-    """Close tables nobody has had open for a while and that are not mid-round."""
+    """Close tables nobody has had open for a while and that are not mid-round.
+
+    A table that keeps a seat for a challenged player waits for their answer as long as
+    the challenge does, looked at or not.
+    """
     now = now or timezone.now()
     idle = (
         HuntTable.objects.filter(status__in=(TableStatus.OPEN, TableStatus.BETWEEN), created_at__lt=now - IDLE_AFTER)
+        .exclude(kept_until__gt=now)
         .exclude(connections__isnull=False)
         .exclude(rounds__ended_at__gte=now - IDLE_AFTER)
         .exclude(rounds__status="playing")
@@ -266,7 +393,7 @@ def tables_sweep(*, now=None) -> list[int]:
     for table_id in list(idle):
         with transaction.atomic():
             table = HuntTable.objects.select_for_update().get(pk=table_id)
-            if table.status == TableStatus.PLAYING or table.connections.exists():
+            if table.status == TableStatus.PLAYING or table.seat_kept(now) or table.connections.exists():
                 continue
             table.status = TableStatus.CLOSED
             table.save(update_fields=["status"])

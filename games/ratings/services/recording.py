@@ -1,8 +1,11 @@
 """Recording finished ranked games as rated results, in the finishing transaction.
 
-Which games are rated is decided here, once, for every kind of game: ranked, two or more
-people and no bot seat, and not abandoned before anyone moved. A player who forfeited,
-resigned or left early finishes last, below everyone who stayed.
+Every game kind tells a finished game as a ``games.registry.Outcome``; which games are
+rated is decided here, once, for every kind (``outcome_record``): ranked, two or more
+people and no bot seat, and not abandoned before anyone moved. How much a rated game
+counts is the fair-play rules' to say (``games.ratings.fairplay``): it is recorded with
+the result, with the reason, even when it is nothing. A player who forfeited, resigned
+or left early finishes last, below everyone who stayed.
 """
 
 from __future__ import annotations
@@ -14,8 +17,14 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from ..models import PoolClock, RatedPlayer, RatedResult, ResultKind
-from ..pools import POOL_INFO, crossword_pool, hunt_pool
+from games import registry
+
+from .. import (
+    fairplay,
+    tasks,  # queued after commit; the task calls back into the services
+)
+from ..models import PoolClock, RatedPlayer, RatedResult
+from ..pools import pool_codes
 
 
 class RatingError(ValueError):
@@ -57,6 +66,7 @@ def result_record(
     finishes: Sequence[Finish],
     url: str = "",
     finished_at: datetime | None = None,
+    verdict: fairplay.Verdict | None = None,
 ) -> RatedResult:
     """Record one rated result and queue its rating update for after the commit.
 
@@ -66,9 +76,9 @@ def result_record(
     ``seq`` order is commit order: when the worker applies result n, every result before
     it has committed.
     """
-    if pool not in POOL_INFO:
+    if pool not in pool_codes():
         raise RatingError(f"No rating pool {pool!r}.")
-    if kind not in ResultKind.values:
+    if kind not in {registered.code for registered in registry.kinds()}:
         raise RatingError(f"No result kind {kind!r}.")
     users = [finish.user_id for finish in finishes]
     if len(users) < 2 or len(set(users)) != len(users):
@@ -87,6 +97,8 @@ def result_record(
             object_id=object_id,
             url=url,
             finished_at=finished_at or timezone.now(),
+            weight=verdict.weight if verdict else 1.0,
+            reason=verdict.reason if verdict else "",
         )
         RatedPlayer.objects.bulk_create(
             RatedPlayer(
@@ -102,97 +114,59 @@ def result_record(
         )
 
         def queue(pool=pool):
-            from ..tasks import apply_ratings
-
-            apply_ratings.delay(pool)
+            tasks.apply_ratings.delay(pool)
 
         transaction.on_commit(queue)
     return result
 
 
-def hunt_round_finished(game_round, players, *, now: datetime | None = None) -> RatedResult | None:
-    """Record a just-scored hunt round if it is rated; ``players`` are its RoundPlayers.
+@transaction.atomic
+def outcome_record(outcome: registry.Outcome) -> RatedResult | None:
+    """Record a just-finished game as a rated result if it is rated (the finished-game
+    hook, in the finishing transaction).
 
-    Rated when the table is ranked, every seat is a person, and someone found a word (a
-    round nobody played is abandoned). Leaving the table before the round ended is
-    finishing last.
+    Rated when the game is ranked, between two or more people and no bot, and was not
+    abandoned (someone moved: a play, swap or pass; a hunter's word). Resigning,
+    forfeiting or leaving early is finishing last.
     """
-    from games.hunts.models import HuntSeat
-
-    table = game_round.table
-    if not table.ranked or len(players) < 2:
+    if not outcome.ranked or len(outcome.players) < 2:
         return None
-    if any(player.bot_strength or player.user.is_bot for player in players):
+    if any(player.is_bot for player in outcome.players):
         return None
-    if not game_round.found_words.exists():
+    if outcome.ending == registry.Ending.ABANDONED:
         return None
-    now = now or timezone.now()
-    user_ids = [player.user_id for player in players]
-    # Early is before the deadline: a round scored late (its end task lost) must not rate
-    # last someone who stood up after playing it to the end.
-    left = set(
-        HuntSeat.objects.filter(
-            table_id=game_round.table_id,
-            user_id__in=user_ids,
-            left_at__gte=game_round.created_at,
-            left_at__lt=game_round.deadline,
-        ).values_list("user_id", flat=True)
-    )
-    finishes = [
-        Finish(player.user_id, player.placing or len(players), player.score, player.user_id in left)
-        for player in players
-    ]
+    finished_at = outcome.finished_at or timezone.now()
+    # Counted under the pool's lock (held to the commit, as result_record's), so every
+    # earlier result of the pool has committed: two games of one pair finishing at once
+    # are counted one after the other.
+    _locked_clock(outcome.pool)
+    meetings = _meetings(outcome.pool, [player.user_id for player in outcome.players], finished_at)
     return result_record(
-        pool=hunt_pool(game_round.game, game_round.size),
-        kind=ResultKind.HUNT,
-        object_id=game_round.pk,
-        finishes=finishes,
-        url=game_round.get_absolute_url(),
-        finished_at=now,
+        pool=outcome.pool,
+        kind=outcome.kind,
+        object_id=outcome.object_id,
+        finishes=[Finish(player.user_id, player.place, player.score, player.left) for player in outcome.players],
+        url=outcome.url,
+        finished_at=finished_at,
+        verdict=fairplay.judge(outcome, meetings),
     )
 
 
-def crossword_game_finished(game, seats) -> RatedResult | None:
-    """Record a just-finished crossword game if it is rated; ``seats`` are its Seats."""
-    from games.crosswords.models import MoveKind
-
-    return _seated_game_finished(
-        game,
-        seats,
-        pool=crossword_pool(game.variant),
-        kind=ResultKind.CROSSWORD,
-        moves=(MoveKind.PLACE, MoveKind.SWAP, MoveKind.PASS),
+def _meetings(pool: str, user_ids: list[int], finished_at: datetime) -> int:
+    """How many results of ``pool`` in the day before ``finished_at`` had two of these
+    players (the pair that met most). Voided ones count: the pair met, and a result's
+    weight never depends on whether a void came before or after it was recorded."""
+    since = finished_at - fairplay.PAIR_WINDOW
+    recent = RatedPlayer.objects.filter(
+        pool=pool, user_id__in=user_ids, finished_at__gte=since, finished_at__lte=finished_at
     )
-
-
-def tow_game_finished(game, seats) -> RatedResult | None:
-    """Record a just-finished TOW game if it is rated; ``seats`` are its Seats."""
-    from games.tow.models import MoveKind
-
-    return _seated_game_finished(
-        game, seats, pool="tow", kind=ResultKind.TOW, moves=(MoveKind.PLACE, MoveKind.SWAP, MoveKind.PASS)
-    )
-
-
-def _seated_game_finished(game, seats, *, pool: str, kind: str, moves) -> RatedResult | None:
-    """The rule of games played in turns at seats (crossword, TOW).
-
-    Rated when the game is ranked between two people and someone made one of ``moves``
-    (a play, swap or pass: a game forfeited or resigned before any move is abandoned,
-    not rated). Forfeiting or resigning is finishing last.
-    """
-    if not getattr(game, "ranked", False) or len(seats) != 2:
-        return None
-    if any(seat.user is None or seat.user.is_bot for seat in seats):
-        return None
-    if not game.moves.filter(kind__in=moves).exists():
-        return None
-    finishes = [Finish(seat.user_id, seat.place or len(seats), seat.score, bool(seat.left)) for seat in seats]
-    return result_record(
-        pool=pool,
-        kind=kind,
-        object_id=game.pk,
-        finishes=finishes,
-        url=game.get_absolute_url(),
-        finished_at=game.finished_at,
-    )
+    results: dict[int, set[int]] = {}
+    for result_id, user_id in recent.values_list("result_id", "user_id"):
+        results.setdefault(result_id, set()).add(user_id)
+    pairs: dict[tuple[int, int], int] = {}
+    for players in results.values():
+        for first in players:
+            for second in players:
+                if first < second:
+                    pairs[first, second] = pairs.get((first, second), 0) + 1
+    return max(pairs.values(), default=0)

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
-from django import template
+import math
 
-from games.ratings import scale, selectors, stats
+from django import template
+from django.template.loader import render_to_string
+from django.utils.formats import date_format
+from django.utils.safestring import SafeString
+
+from games.ratings import scale, selectors, stats, summaries
 from games.ratings.models import RatedPlayer
-from games.ratings.pools import crossword_pool
 
 register = template.Library()
 
-CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 320, 110, 6
+CHART_WIDTH, CHART_HEIGHT = 320, 170
+CHART_LEFT, CHART_RIGHT, CHART_TOP, CHART_BOTTOM = 40, 10, 8, 22  # room for the labels
+CHART_TICK_STEPS = (10, 20, 25, 50, 100, 200, 250, 500, 1000)
 CHART_MIN_SPAN = 100  # rating points: a flat history still reads as flat, not as a cliff
 
 
@@ -35,9 +41,9 @@ def _changes(user_id: int, kind: str, object_ids=None) -> dict[int, tuple]:
     else:
         rows = rows.order_by("-result_id")[:RECENT_CHANGES]  # the latest recorded
     return {
-        object_id: (before, after, applied)
-        for object_id, before, after, applied in rows.values_list(
-            "result__object_id", "rating_before", "rating_after", "result__applied"
+        object_id: (before, after, applied, weight, reason)
+        for object_id, before, after, applied, weight, reason in rows.values_list(
+            "result__object_id", "rating_before", "rating_after", "result__applied", "result__weight", "result__reason"
         )
     }
 
@@ -55,7 +61,9 @@ def change_of(kind: str, object_id: int, user_id: int, known: dict | None = None
         row = _changes(user_id, kind, [object_id]).get(object_id)
     if row is None:
         return {"state": "none"}
-    before, after, applied = row
+    before, after, applied, weight, reason = row
+    if weight == 0:  # not rated by the fair-play rules, or voided: the page says why
+        return {"state": "unrated", "reason": reason}
     if not applied:
         return {
             "state": "pending",
@@ -67,7 +75,7 @@ def change_of(kind: str, object_id: int, user_id: int, known: dict | None = None
         }
     if after is None:  # applied without a change: the other players' accounts were deleted
         return {"state": "none"}
-    return {"state": "done", "change": after - before, "after": after}
+    return {"state": "done", "change": after - before, "after": after, "reason": reason}
 
 
 @register.inclusion_tag("ratings/_change.html", takes_context=True)
@@ -89,57 +97,108 @@ def pool_rating(user, pool: str) -> dict:
     return {"rating": selectors.player_rating(user, pool), "pool": pool, "settled": scale.PROVISIONAL_GAMES}
 
 
-@register.inclusion_tag("ratings/_rating.html")
-def seeker_rating(game) -> dict:
-    """The rating of the player who opened a crossword seek, in the game's pool."""
-    return pool_rating(game.created_by_id, crossword_pool(game.variant))
+def _tick_step(span: float) -> int:
+    """A round step giving at most five rating labels over ``span``."""
+    for step in CHART_TICK_STEPS:
+        if span / step <= 4:
+            return step
+    return CHART_TICK_STEPS[-1]
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _average(changes: list[int]) -> int | None:
+    return round(sum(abs(c) for c in changes) / len(changes)) if changes else None
 
 
 @register.inclusion_tag("ratings/_chart.html")
-def rating_chart(history: list[tuple], label: str = "Rating") -> dict:
-    """A server-drawn SVG line of ``history``: (when, rating) from the start, oldest first."""
+def rating_chart(history: list[stats.ChartPoint], label: str = "Rating") -> dict:
+    """A server-drawn SVG chart of ``history`` (the start, then each rated game, oldest
+    first): rating labels and lines on the left, the dates of the first, middle and last
+    games below, and a point per game that names its date, rating, change and game."""
     if not history:
-        return {"points": ""}
-    ratings = [after for _, after in history]
+        return {"points": []}
+    ratings = [point.rating for point in history]
     low, high = min(ratings), max(ratings)
     if high - low < CHART_MIN_SPAN:
         middle = (high + low) / 2
         low, high = middle - CHART_MIN_SPAN / 2, middle + CHART_MIN_SPAN / 2
-    inner_w, inner_h = CHART_WIDTH - 2 * CHART_PAD, CHART_HEIGHT - 2 * CHART_PAD
-    step = inner_w / max(1, len(ratings) - 1)
+    step = _tick_step(high - low)
+    low, high = step * math.floor(low / step), step * math.ceil(high / step)
+    left, right, top, bottom = CHART_LEFT, CHART_WIDTH - CHART_RIGHT, CHART_TOP, CHART_HEIGHT - CHART_BOTTOM
+    gap = (right - left) / max(1, len(history) - 1)
 
-    def y(value):
-        return round(CHART_PAD + inner_h * (high - value) / (high - low), 1)
+    def y(value) -> float:
+        return round(bottom - (bottom - top) * (value - low) / (high - low), 1)
 
-    points = " ".join(f"{round(CHART_PAD + index * step, 1)},{y(value)}" for index, value in enumerate(ratings))
-    last_x, last_y = points.split()[-1].split(",")
+    points = []
+    for index, point in enumerate(history):
+        x = round(left + index * gap, 1) if len(history) > 1 else (left + right) / 2
+        if point.change is None:
+            text = f"Start: {point.rating}"
+        else:
+            text = (
+                f"Game {point.game}, {date_format(point.when, 'j M Y')}: {point.rating} "
+                f"({signed(point.change)}){', provisional' if point.provisional else ''}"
+                f"{f', {_ordinal(point.place)} place' if point.place else ''}"
+            )
+        points.append({"x": x, "y": y(point.rating), "point": point, "text": text})
+    # The dates of the first, middle and last games (the start shares the first's date).
+    first = 1 if len(points) > 1 else 0
+    last = len(points) - 1
+    shown = sorted({first, (first + last) // 2, last}) if last - first > 1 else sorted({first, last})
+    dates = [
+        {
+            "x": points[i]["x"],
+            "text": date_format(history[i].when, "j M Y"),
+            "anchor": "end" if i == last else "start" if i == first else "middle",
+        }
+        for i in shown
+    ]
+    provisional = [p.change for p in history if p.change is not None and p.game <= scale.PROVISIONAL_GAMES]
+    settled = [p.change for p in history if p.change is not None and p.game > scale.PROVISIONAL_GAMES]
     return {
         "points": points,
+        "line": " ".join(f"{p['x']},{p['y']}" for p in points),
+        "ticks": [{"y": y(value), "value": value} for value in range(int(low), int(high) + 1, step)],
+        "dates": dates,
         "width": CHART_WIDTH,
         "height": CHART_HEIGHT,
+        "left": left,
+        "right": right,
+        "top": top,
+        "bottom": bottom,
         "label": label,
-        "low": round(low),
-        "high": round(high),
         "first": ratings[0],
         "last": ratings[-1],
         "games": len(ratings) - 1,
         "peak": max(ratings),
-        "last_x": last_x,
-        "last_y": last_y,
-        "first_at": history[0][0],
-        "last_at": history[-1][0],
+        "lowest": min(ratings),
+        "first_at": history[0].when,
+        "last_at": history[-1].when,
+        "settled_after": scale.PROVISIONAL_GAMES,
+        "provisional_average": _average(provisional),
+        "settled_average": _average(settled),
     }
+
+
+def _drawn_chart(pool: stats.PoolStats) -> SafeString:
+    return render_to_string("ratings/_chart.html", rating_chart(pool.history, pool.name))
 
 
 @register.inclusion_tag("ratings/_profile_stats.html", takes_context=True)
 def profile_statistics(context, player) -> dict:
     """The profile's ratings and statistics section for ``player``."""
+    pools, opponents = summaries.statistics(player, chart=_drawn_chart)
     return {
         "player": player,
         "viewer": context.get("user"),
-        "pools": stats.pool_stats(player),
-        "opponents": stats.opponents(player),
-        "best": stats.best_plays(player),
+        "pools": pools,
+        "opponents": opponents,
+        "best": stats.best_plays(player, viewer=context.get("user")),
         "settled": scale.PROVISIONAL_GAMES,
     }
 
@@ -147,9 +206,7 @@ def profile_statistics(context, player) -> dict:
 @register.simple_tag
 def rating_range(rating_min, rating_max) -> str:
     """A seek's rating range in words: "1300–1700", "1500 or more", "1700 or less"."""
-    from games.ratings.selectors import range_text
-
-    return range_text(rating_min, rating_max)
+    return selectors.range_text(rating_min, rating_max)
 
 
 @register.filter

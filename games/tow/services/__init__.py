@@ -10,12 +10,13 @@ code that asks each game app for its own (``friends.services``).
 from games import notifications
 
 from .errors import Refused
-from .games import game_accept, game_cancel, game_create, game_decline, game_rematch
+from .games import game_accept, game_arrange, game_cancel, game_create, game_decline, game_rematch
 from .moves import game_deadline, game_pass, game_play, game_resign, game_swap, game_vote
 
 __all__ = [
     "Refused",
     "game_accept",
+    "game_arrange",
     "game_cancel",
     "game_create",
     "game_deadline",

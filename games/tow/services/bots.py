@@ -13,17 +13,16 @@ from __future__ import annotations
 
 import logging
 import random
-from datetime import timedelta
 
-from django.contrib.auth import get_user_model
-from django.db import IntegrityError, transaction
-from django.db.models import F
-from django.utils import timezone
+from django.db.models import F, Q
 
+from accounts.services import bot_account
+from games import seating
 from games.engine import tow as engine
 from games.notifications import LIVE_DEADLINE_SECONDS
+from lexicon import offensive
 
-from .. import selectors
+from .. import selectors, tasks
 from ..models import Game, Move, MoveKind, Status
 from .errors import Refused
 from .moves import game_pass, game_play, game_swap, game_vote
@@ -33,36 +32,25 @@ log = logging.getLogger(__name__)
 #: Seconds a bot waits before acting: (low, high) for live and correspondence games.
 LIVE_DELAY = (1.0, 3.0)
 CORRESPONDENCE_DELAY = (5.0, 20.0)
-#: How long past its latest planned act the sweep lets a bot wait before moving it itself.
-SWEEP_GRACE = timedelta(seconds=5)
 
 
 def bot_user(number: int = 1):
     """The TOW bot account ``number`` (1–3), created if missing."""
-    User = get_user_model()
     username = "tow-bot" if number == 1 else f"tow-bot-{number}"
-    shown = "TOW bot" if number == 1 else f"TOW bot {number}"
-    user = User.objects.filter(username=username).first()
-    if user is not None:
-        return user
-    try:
-        with transaction.atomic():
-            user = User.objects.create(username=username, is_bot=True, display_name=shown)
-            user.set_unusable_password()
-            user.save()
-    except IntegrityError:
-        user = User.objects.get(username=username)
-    return user
+    return bot_account(username=username, display_name="TOW bot" if number == 1 else f"TOW bot {number}")
+
+
+def delay(game: Game) -> float:
+    """Seconds the bot waits before acting (seeded by the game and move: repeatable)."""
+    low, high = LIVE_DELAY if game.seconds_per_move <= LIVE_DEADLINE_SECONDS else CORRESPONDENCE_DELAY
+    return random.Random(f"{game.seed}/bot-delay/{game.move_count}").uniform(low, high)
 
 
 def queue_turn(game: Game) -> None:
-    """Queue the bot's move (or vote) for after the commit."""
-    from ..tasks import bot_move
-
-    low, high = LIVE_DELAY if game.seconds_per_move <= LIVE_DEADLINE_SECONDS else CORRESPONDENCE_DELAY
-    delay = random.uniform(low, high)
-    game_id = game.pk
-    transaction.on_commit(lambda: bot_move.apply_async(args=[game_id], countdown=delay))
+    """Store when the bots are due to act (a move, or votes) and, after the commit, queue
+    their act for then."""
+    game_id, countdown = game.pk, delay(game)
+    seating.bot_due(game, countdown, lambda: tasks.bot_move.apply_async(args=[game_id], countdown=countdown))
 
 
 def _bots_due(game: Game, state: engine.Game) -> list:
@@ -102,9 +90,8 @@ def _act(game: Game, state: engine.Game, seat: int, user) -> None:
         return
     rack = state.racks[seat]
     rejected = {(tuple(t.move.placement), t.move.path) for t in state.turns if not t.accepted and t.move.seat == seat}
-    for play in engine.find_plays(state.table, rack, state.lexicon)[:20]:
-        if (tuple(play.placement), play.path) in rejected:
-            continue  # the house said no to this one already
+    play = choose_play(state.table, rack, state.lexicon, rejected=rejected)
+    if play is not None:
         game_play(game_id=game.pk, player=user, placement=play.placement, path=play.path, move_count=game.move_count)
         return
     if len(state.bag) >= len(rack):
@@ -113,8 +100,27 @@ def _act(game: Game, state: engine.Game, seat: int, user) -> None:
         game_pass(game_id=game.pk, player=user, move_count=game.move_count)
 
 
-def _longest_delay(seconds_per_move: int) -> timedelta:
-    return timedelta(seconds=(LIVE_DELAY if seconds_per_move <= LIVE_DEADLINE_SECONDS else CORRESPONDENCE_DELAY)[1])
+#: The best plays the bot considers before it swaps or passes.
+CANDIDATES = 20
+
+
+def choose_play(table: engine.Table, rack: str, lexicon, *, rejected=frozenset()) -> engine.Play | None:
+    """The bot's play: the best it finds that the house has not rejected already and that
+    scores no offensive word, read either way.
+
+    It searches the lexicon less offensive words (``offensive.clean_lexicon``, as the
+    crossword bots do), but a TOW play also scores a straight word's backward reading
+    when that is a word of the game's lexicon: each candidate is judged again as the
+    game will judge it, and one that would show an offensive word is passed over.
+    """
+    for play in engine.find_plays(table, rack, offensive.clean_lexicon(lexicon))[:CANDIDATES]:
+        if (tuple(play.placement), play.path) in rejected:
+            continue  # the house said no to this one already
+        scored = engine.evaluate(table, play.placement, play.path, lexicon)
+        if any(offensive.is_offensive(word) for word, _ in scored.words):
+            continue
+        return play
+    return None
 
 
 def _bot_yet_to_vote(game_id: int) -> bool:
@@ -136,26 +142,18 @@ def _bot_yet_to_vote(game_id: int) -> bool:
 
 
 def bots_sweep(*, now=None) -> int:
-    """Move every bot whose task seems lost; return how many acted.
+    """Act for every bot whose task seems lost; return how many acted.
 
-    Only games where a bot is due count: a bot to move, or a bot yet to vote on a play.
-    A bot is overdue when its turn began (the last move, or the start) longer ago than
-    its longest delay plus ``SWEEP_GRACE``. ``bot_turn`` is idempotent, so a task that
-    turns up after all does nothing.
+    Only games where a bot is due count: a bot to move, or a bot yet to vote on a play,
+    whose stored due time (``Game.bot_due_at``) is a grace period past
+    (``seating.bots_overdue``). ``bot_turn`` is idempotent, so a task that turns up after
+    all does nothing.
     """
-    now = now or timezone.now()
-    to_move = Game.objects.filter(
-        status=Status.ACTIVE, voting=False, seats__index=F("to_move"), seats__user__is_bot=True, seats__left=""
-    )
-    voting = Game.objects.filter(status=Status.ACTIVE, voting=True, seats__user__is_bot=True).distinct()
+    to_move = Q(voting=False, seats__index=F("to_move"), seats__user__is_bot=True, seats__left="")
+    voting = Q(voting=True, seats__user__is_bot=True)
     acted = 0
-    for games, due in ((to_move, None), (voting, _bot_yet_to_vote)):
-        for game_id, seconds, started_at in games.values_list("pk", "seconds_per_move", "started_at"):
-            last = Move.objects.filter(game_id=game_id).order_by("-number").values_list("created_at", flat=True).first()
-            since = last or started_at
-            if since is None or now - since < _longest_delay(seconds) + SWEEP_GRACE:
-                continue
-            if due is not None and not due(game_id):
-                continue
-            acted += bot_turn(game_id=game_id)
+    for game_id, _ in seating.bots_overdue(Game, to_move | voting, now=now):
+        if Game.objects.filter(pk=game_id, voting=True).exists() and not _bot_yet_to_vote(game_id):
+            continue
+        acted += bot_turn(game_id=game_id)
     return acted

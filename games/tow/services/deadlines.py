@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from games import notifications, seating
 
+from .. import selectors
 from ..models import Game
 from .moves import game_deadline
 
@@ -25,8 +26,6 @@ def games_send_reminders(*, now=None) -> int:
 
 def _remind(game: Game, now) -> None:
     if game.voting:
-        from .. import selectors
-
         state = selectors.engine_state(game)
         waiting = [s for s in state.voters if state.pending.vote_of(s) is None]
         users = [seat.user for seat in game.seats.select_related("user").filter(index__in=waiting)]

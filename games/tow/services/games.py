@@ -12,6 +12,7 @@ from lexicon.services import current_version
 
 from .. import selectors
 from ..models import HOUSE, Game, Seat, WordChoice
+from .bots import bot_user
 from .errors import Refused
 
 MIN_SECONDS_PER_MOVE = seating.MIN_SECONDS_PER_MOVE
@@ -41,6 +42,30 @@ def game_create(
     """
     invitees = list(invitees)
     players = 1 + len(invitees) + bots + open_seats
+    _check_table(players, words, seconds_per_move, ranked=ranked, bots=bots)
+    seating.check_invitees(creator, invitees, seek=open_seats > 0)
+    game = _new_game(creator, players, words, seconds_per_move, ranked=ranked, open_seek=open_seats > 0)
+    bot_users = [bot_user(number) for number in range(1, bots + 1)]
+    seating.seat_players(game, Seat, creator=creator, invitees=invitees, bots=bot_users)
+    if all(s.accepted for s in game.seats.all()):
+        start(game, by=creator)
+    return game
+
+
+@transaction.atomic
+def game_arrange(*, players, seconds_per_move: int, words: str = WordChoice.EN, ranked: bool = False) -> Game:
+    """Start a game between ``players`` at once, seated in that order with every seat
+    accepted: a game someone else arranged (a tournament's pairing); everyone is told."""
+    players = list(players)
+    _check_table(len(players), words, seconds_per_move, ranked=ranked)
+    seating.check_arranged(players)
+    game = _new_game(players[0], len(players), words, seconds_per_move, ranked=ranked)
+    seating.seat_arranged(game, Seat, players)
+    start(game, by=None)
+    return game
+
+
+def _check_table(players: int, words: str, seconds_per_move: int, *, ranked: bool, bots: int = 0) -> None:
     if not engine.MIN_PLAYERS <= players <= engine.MAX_PLAYERS:
         raise Refused(f"TOW takes {engine.MIN_PLAYERS}–{engine.MAX_PLAYERS} players; you chose {players}.")
     if words not in WordChoice.values:
@@ -49,25 +74,20 @@ def game_create(
         raise Refused("The time per move is too short.")
     if ranked and (players != 2 or bots):
         raise Refused("A ranked TOW game is for two people.")
-    seating.check_invitees(creator, invitees)
+
+
+def _new_game(creator, players: int, words: str, seconds_per_move: int, *, ranked: bool, open_seek=False) -> Game:
     code = _lexicon_code(words)
-    game = Game.objects.create(
+    return Game.objects.create(
         players=players,
         words=words,
         lexicon_code=code,
         lexicon_version=current_version(code),
         seconds_per_move=seconds_per_move,
-        is_open_seek=open_seats > 0,
+        is_open_seek=open_seek,
         created_by=creator,
         ranked=ranked,
     )
-    from .bots import bot_user
-
-    bot_users = [bot_user(number) for number in range(1, bots + 1)]
-    seating.seat_players(game, Seat, creator=creator, invitees=invitees, bots=bot_users)
-    if all(s.accepted for s in game.seats.all()):
-        start(game, by=creator)
-    return game
 
 
 def game_accept(*, game_id: int, player) -> Game:

@@ -1,9 +1,9 @@
 """Moves of a game in progress: play, swap, pass, vote, resign, forfeit.
 
-Every move goes through ``_apply``: lock the game, check the seat, the turn and the move
-number the client saw, let the engine apply the move, store it, and set the next turn's
-deadline or finish the game. A house-vote play is stored when made (``accepted`` None)
-and marked accepted or rejected by the move that settles its vote.
+Every move goes through ``_apply``, the turn-based games' one move path
+(``games.seating.apply_move``) with what is TOW's own: a move's path and play, and the
+house vote. A house-vote play is stored when made (``accepted`` None) and marked
+accepted or rejected by the move that settles its vote.
 """
 
 from __future__ import annotations
@@ -24,85 +24,79 @@ TURN_KINDS = (engine.PLACE, engine.SWAP, engine.PASS)
 
 
 def _apply(game: Game, move: engine.Move, *, move_count: int | None, reason: str = "", now=None) -> Move:
-    now = now or timezone.now()
-    seating.check_moving(game, move.seat, move_count, stale=STALE)
-    moves = list(game.moves.order_by("number"))
-    before = selectors.engine_state(game, moves=moves)
-    try:
-        before.check(move)
-    except engine.IllegalPlay as refused:
-        # The turn, the vote, the rack or the game moved on since the page was drawn.
-        raise Refused(seating.sentence(refused.reason), status=409) from None
-    if move.kind in TURN_KINDS + (engine.VOTE,):
-        # The clock is the server's: a move after the deadline waits for the sweep.
-        if game.deadline is not None and game.deadline <= now:
-            raise Refused("The time for this move has run out.", status=409)
-    try:
-        after = before.apply(move)
-    except engine.IllegalPlay as refused:
-        raise Refused(seating.sentence(refused.reason)) from None
-    stored = Move(
-        game=game,
-        number=game.move_count,
-        seat=move.seat,
-        kind=move.kind,
-        placement=[list(t) for t in move.placement],
-        path=[list(c) for c in move.path],
-        tiles=move.tiles,
-        accept=move.accept,
-        rack_before=before.racks[move.seat],
-        rack_after=after.racks[move.seat],
-        reason=reason,
-    )
-    opened_vote = before.pending is None and after.pending is not None
-    settled = before.pending is not None and after.pending is None
-    if opened_vote:
-        stored.play = after.pending.play.to_dict()
-        stored.score = after.pending.play.score
-    elif move.kind == engine.PLACE:
-        turn = after.turns[-1]
-        stored.play, stored.score, stored.accepted = turn.play.to_dict(), turn.score, True
-    stored.save()
-    game.move_count += 1
-    seats = {seat.index: seat for seat in game.seats.select_related("user")}
-    for index, seat in seats.items():
-        seat.score = after.scores[index]
-        if move.kind in LEFT and index == move.seat:
-            seat.left = LEFT[move.kind]
-    accepted = _settle(game, before, after) if settled else None
-    game.voting = after.pending is not None
-    if after.is_over:
-        game.save()
-        _finish(game, after, seats)
-    else:
-        rejected = accepted is False
-        turn_passed = after.to_move != before.to_move or (settled and accepted is not None)
-        game.to_move = after.to_move
-        if turn_passed:
-            game.set_deadline(now)
-        game.save()
-        for seat in seats.values():
-            seat.save(update_fields=["score", "left"])
+    moves = []
+
+    def state() -> engine.Game:
+        moves.extend(game.moves.order_by("number"))
+        return selectors.engine_state(game, moves=moves)
+
+    def store(before: engine.Game, after: engine.Game) -> Move:
+        stored = Move(
+            game=game,
+            number=game.move_count,
+            seat=move.seat,
+            kind=move.kind,
+            placement=[list(t) for t in move.placement],
+            path=[list(c) for c in move.path],
+            tiles=move.tiles,
+            accept=move.accept,
+            rack_before=before.racks[move.seat],
+            rack_after=after.racks[move.seat],
+            reason=reason,
+        )
+        if before.pending is None and after.pending is not None:  # the play waits for the house
+            stored.play = after.pending.play.to_dict()
+            stored.score = after.pending.play.score
+        elif move.kind == engine.PLACE:
+            turn = after.turns[-1]
+            stored.play, stored.score, stored.accepted = turn.play.to_dict(), turn.score, True
+        stored.save()
+        return stored
+
+    def turn(before: engine.Game, after: engine.Game, stored: Move, seats: dict) -> seating.Turn:
+        """The house vote, TOW's own: a play waiting for votes asks the voters; the vote
+        that settles it tells its player (a rejected one moves again)."""
+        opened_vote = before.pending is None and after.pending is not None
+        settled = before.pending is not None and after.pending is None
+        accepted = _settle(game, before, after) if settled else None
+        game.voting = after.pending is not None
+        if after.is_over:
+            return seating.Turn(passed=False)
         if opened_vote:
-            for voter in after.voters:
-                notifications.vote_needed(
-                    game, user=seats[voter].user, by=seats[move.seat].user, words=after.pending.play.unknown_words
-                )
+            _ask_votes(game, after, [seats[voter].user for voter in after.voters], by=seats[move.seat].user)
         if accepted is not None:
-            notifications.vote_result(
-                game,
-                user=seats[before.pending.move.seat].user,
-                accepted=accepted,
-                words=before.pending.play.unknown_words,
-            )
-        if turn_passed and not rejected:
-            notifications.your_turn(game, user=seats[after.to_move].user, news=_news(after, seats))
-        if turn_passed:
-            notifications.deadline_set(game)
-    if move.kind == MoveKind.FORFEIT:
-        notifications.forfeited(game, user=seats[move.seat].user, reason=reason)
-    notifications.game_changed(game)
-    return stored
+            player = seats[before.pending.move.seat].user
+            notifications.vote_result(game, user=player, accepted=accepted, words=before.pending.play.unknown_words)
+            if not accepted and player.is_bot:
+                seating.queue_bot(game)  # it moves again, as a person told so does
+        passed = after.to_move != before.to_move or (settled and accepted is not None)
+        told = passed and accepted is not False
+        return seating.Turn(passed=passed, hand_over=told, news=_news(after, seats) if told else "")
+
+    return seating.apply_move(
+        game,
+        move,
+        move_count=move_count,
+        state=state,
+        stale=STALE,
+        late="The time for this move has run out.",
+        timed=TURN_KINDS + (engine.VOTE,),
+        store=store,
+        turn=turn,
+        result=lambda after, seats: selectors.result_text(game, after, seats),
+        reason=reason,
+        now=now,
+    )
+
+
+def _ask_votes(game: Game, after: engine.Game, voters, *, by) -> None:
+    """Each person who votes is asked; the bots' votes are queued."""
+    words = after.pending.play.unknown_words
+    for voter in voters:
+        if not voter.is_bot:
+            notifications.vote_needed(game, user=voter, by=by, words=words)
+    if any(voter.is_bot for voter in voters):
+        seating.queue_bot(game)
 
 
 def _settle(game: Game, before: engine.Game, after: engine.Game) -> bool | None:
@@ -122,7 +116,7 @@ def _news(state: engine.Game, seats: dict) -> str:
     """What the last turn did, for the next player's notification."""
     turn = state.turns[-1]
     seat = seats.get(turn.move.seat)
-    name = seat.user.shown_name if seat and seat.user else "Someone"
+    name = seat.user.name_and_username if seat and seat.user else "Someone"
     if turn.move.kind == engine.PLACE and turn.play is not None:
         return f"{name} played {turn.play.main_word.upper()} for {turn.score}"
     return {
@@ -131,13 +125,6 @@ def _news(state: engine.Game, seats: dict) -> str:
         engine.RESIGN: f"{name} resigned",
         engine.FORFEIT: f"{name} forfeited",
     }.get(turn.move.kind, "")
-
-
-def _finish(game: Game, after: engine.Game, seats: dict) -> None:
-    from games.ratings.services import tow_game_finished
-
-    result = selectors.result_text(game, after, seats)
-    seating.finish(game, after, seats, result=result, rated=tow_game_finished)
 
 
 def _parse_move(build):
@@ -199,4 +186,6 @@ def game_deadline(*, game_id: int, now=None) -> Move | None:
         return None
     if game.voting:
         return _apply(game, engine.Move.close_vote(game.to_move), move_count=None, now=now)
-    return _apply(game, engine.Move.forfeit(game.to_move), move_count=None, reason="missed the move deadline", now=now)
+    return _apply(
+        game, engine.Move.forfeit(game.to_move), move_count=None, reason=seating.forfeit_reason(game, now), now=now
+    )

@@ -1,10 +1,12 @@
-"""Create the lexicon rows and moderators group; precompile each current version (idempotent)."""
+"""Create the lexicon rows and moderators group; precompile each current version, the
+bots' clean copy of it (``offensive.clean_lexicon``) and the word frequencies
+(idempotent)."""
 
 import time
 
 from django.core.management.base import BaseCommand, CommandError
 
-from lexicon import services, wordlists
+from lexicon import frequency, offensive, services, wordlists
 
 
 class Command(BaseCommand):
@@ -17,6 +19,7 @@ class Command(BaseCommand):
             for row in rows:
                 start = time.perf_counter()
                 lexicon = services.get_lexicon(row.code, row.current_version)
+                offensive.clean_lexicon(lexicon)  # so no bot's first turn on this machine builds it
                 seconds = time.perf_counter() - start
                 if options["verbosity"] >= 1:
                     self.stdout.write(
@@ -24,3 +27,7 @@ class Command(BaseCommand):
                     )
         except wordlists.WordListError as error:
             raise CommandError(str(error)) from None
+        start = time.perf_counter()
+        path = frequency.ensure_table()
+        if options["verbosity"] >= 1:
+            self.stdout.write(f"frequencies {path.name}  ({time.perf_counter() - start:.2f} s)")

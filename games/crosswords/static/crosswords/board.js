@@ -23,7 +23,9 @@
   let zoom = 1;              // how much the board is enlarged in its frame (1: the whole board)
   let zoomView = { x: 0, y: 0 };  // the board point at the frame's top left, in zoom-1 pixels
   let gesture = null;        // fingers on the board: {mode: "tap"|"pan"|"pinch"|"done", ...}
-  let lastTap = null;        // {time, x, y, cursor}: the first tap of a possible double tap
+  let lastTap = null;        // {time (its time stamp), x, y, cursor}: the first tap of a possible double tap
+  let drawnAt = 0;           // when the play area (and the server's clock times in it) was drawn
+  let clockBandShown = null; // how low the player's own running clock was last told (clockBand)
 
   const $ = (sel, el) => (el || area).querySelector(sel);
   const $$ = (sel, el) => Array.from((el || area).querySelectorAll(sel));
@@ -54,7 +56,9 @@
     pending = []; selected = null; blankEntry = null; frames = null; cursor = null;
     offered = new Set((area.dataset.offered || "").split(";").filter(Boolean));
     paintOffered();
+    drawnAt = performance.now(); clockBandShown = null;
     tick();
+    tickClocks();
     document.title = document.title.replace(/^● /, "");
     if (area.dataset.myTurn === "1") document.title = "● " + document.title;
     if (lastError) { showError(lastError); lastError = ""; }
@@ -125,7 +129,10 @@
     const el = $("[data-error]");
     if (!el) { if (window.Wordfall) Wordfall.toast(text); return; }
     el.textContent = text; el.hidden = !text;
-    if (text) { el.classList.remove("shake"); void el.offsetWidth; el.classList.add("shake"); }
+    if (!text) return;
+    el.classList.remove("shake"); void el.offsetWidth; el.classList.add("shake");
+    // A reason nobody sees reads as a tap that did nothing.
+    el.scrollIntoView({ block: "nearest" });
   }
 
   function paintOffered() {
@@ -411,14 +418,34 @@
     drawFrame(frames[frameIndex]);
   }
 
+  // A replay step: the board after the move, its tiles marked (and named so to a screen
+  // reader), the move marked in the move list.
   function drawFrame(frame) {
+    drawTiles(frame.tiles, frame.last, "replayed", "played this move");
+    $$("[data-seat]").forEach((tr) => {
+      const cell = tr.querySelector("[data-score]");
+      if (cell) cell.textContent = frame.scores[parseInt(tr.dataset.seat, 10)];
+    });
+    $("[data-replay-text]").textContent = `${frameIndex}/${frames.length - 1} · ${frame.text}`;
+    const lines = $$("[data-history] > li");
+    lines.forEach((li, n) => {
+      const shown = lines.length === frames.length - 1 && n === frameIndex - 1;
+      li.classList.toggle("replayed", shown);
+      if (shown) li.setAttribute("aria-current", "step"); else li.removeAttribute("aria-current");
+    });
+    drawAnalysis(frame.analysis);
+  }
+
+  // ``tiles`` on the board, the squares of ``marked`` ([row, col] or tiles) given ``markClass``.
+  function drawTiles(tiles, marked, markClass, markText) {
     $$("[data-square]").forEach((sq) => {
-      sq.classList.remove("last");
+      sq.classList.remove("last", "replayed", "alternative");
       const tile = sq.querySelector(".t"); if (tile) tile.remove();
       const label = sq.querySelector(".lbl"); if (label) label.hidden = false;
+      sq.setAttribute("aria-label", sq.dataset.name);
     });
-    const lastSquares = new Set(frame.last.map((rc) => rc.join(",")));
-    for (const [row, col, letter, blank, value] of frame.tiles) {
+    const markedSquares = new Set(marked.map((t) => `${t[0]},${t[1]}`));
+    for (const [row, col, letter, blank, value] of tiles) {
       const sq = $(`[data-square="${row},${col}"]`);
       const tile = document.createElement("span");
       tile.className = "t" + (blank ? " blank" : "");
@@ -426,14 +453,29 @@
       if (!blank) { const sub = document.createElement("sub"); sub.textContent = value; tile.appendChild(sub); }
       sq.appendChild(tile);
       const label = sq.querySelector(".lbl"); if (label) label.hidden = true;
-      if (lastSquares.has(`${row},${col}`)) sq.classList.add("last");
+      const mark = markedSquares.has(`${row},${col}`);
+      if (mark) sq.classList.add("last", markClass);
+      sq.setAttribute("aria-label", `${sq.dataset.name} ${letter.toUpperCase()}${blank ? " (blank)" : ""}${mark ? `, ${markText}` : ""}`);
     }
-    $$("[data-seat]").forEach((tr) => {
-      const cell = tr.querySelector("[data-score]");
-      if (cell) cell.textContent = frame.scores[parseInt(tr.dataset.seat, 10)];
-    });
-    $("[data-replay-text]").textContent = `${frameIndex}/${frames.length - 1} · ${frame.text}`;
-    drawAnalysis(frame.analysis);
+  }
+
+  // An alternative of the analysis drawn on the board: the position before the move, with
+  // the alternative's tiles in place of the move played. Chosen again, the move played.
+  function showAlternative(button) {
+    const frame = frames && frames[frameIndex];
+    const alt = frame && frame.analysis && frame.analysis.best[parseInt(button.dataset.alternative, 10)];
+    if (!alt) return;
+    const wasShown = button.getAttribute("aria-pressed") === "true";
+    $$("[data-alternative]").forEach((b) => b.setAttribute("aria-pressed", "false"));
+    const said = $("[data-alternative-shown]");
+    if (wasShown) {
+      drawTiles(frame.tiles, frame.last, "replayed", "played this move");
+      if (said) said.textContent = "On the board: the move played.";
+      return;
+    }
+    button.setAttribute("aria-pressed", "true");
+    drawTiles(frames[frameIndex - 1].tiles.concat(alt.placement), alt.placement, "alternative", "this alternative");
+    if (said) said.textContent = `On the board: ${alt.word} at ${alt.square} ${alt.across ? "across" : "down"} for ${alt.score}, instead of the move played.`;
   }
 
   // The analysis of the move shown: what was played and the best plays of its position.
@@ -454,13 +496,20 @@
     if (!row.best.length) return;
     const list = document.createElement("ol");
     list.className = "cw-alternatives";
-    for (const alt of row.best) {
+    row.best.forEach((alt, n) => {
       const item = document.createElement("li");
-      item.textContent = `${alt.word} at ${alt.square} ${alt.across ? "across" : "down"}: ${alt.score} points, equity ${alt.equity}`
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "cw-alternative";
+      button.dataset.alternative = String(n);
+      button.setAttribute("aria-pressed", "false");
+      button.textContent = `${alt.word} at ${alt.square} ${alt.across ? "across" : "down"}: ${alt.score} points, equity ${alt.equity}`
         + (alt.leave ? `, keeps ${alt.leave.toUpperCase().replace(/\?/g, "□")}` : "");
+      item.appendChild(button);
       list.appendChild(item);
-    }
+    });
     box.appendChild(list);
+    line("Choose a play to see it on the board.", "muted small").dataset.alternativeShown = "";
   }
 
   // -- time left ------------------------------------------------------------------------
@@ -477,6 +526,52 @@
     });
   }
   setInterval(() => { if (area) tick(); }, 1000);
+
+  // A clocked game's clocks: the server gives each seat's time left as it drew the page;
+  // the running one counts down from then (the page's own clock measures only the time
+  // since, so a wrong clock on the player's machine changes nothing). The server decides
+  // when time is up: the page stops at the end of the overtime and waits for its word.
+  function clockText(ms) {
+    const over = ms < 0;
+    const s = over ? Math.floor(-ms / 1000) : Math.ceil(ms / 1000);
+    const text = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+    return over ? text + " over" : text;
+  }
+  // A player is told (not shown: the clock is on screen) when their own running clock
+  // passes a minute, ten seconds and zero; a redrawn page starts from where it is.
+  const CLOCK_NEWS = [[60000, "One minute left on your clock."], [10000, "Ten seconds left on your clock."]];
+  function clockBand(ms) { return ms < 0 ? 3 : ms < 10000 ? 2 : ms < 60000 ? 1 : 0; }
+  function tellClock(ms, band) {
+    const news = $("[data-clock-news]");
+    if (!news) return;
+    const overtime = parseInt(area.dataset.clockOvertime, 10);
+    news.textContent = band === 3
+      ? (overtime ? `Your time is up: overtime, ${area.dataset.clockPenalty} points for each minute or part of one.` : "Your time is up.")
+      : CLOCK_NEWS[band - 1][1];
+  }
+  function tickClocks() {
+    if (!area || !area.dataset.clockSeconds) return;
+    const floor = -1000 * parseInt(area.dataset.clockOvertime, 10);
+    const points = parseInt(area.dataset.clockPenalty, 10);
+    const low = Math.min(30000, 100 * parseInt(area.dataset.clockSeconds, 10));
+    $$("[data-clock]").forEach((el) => {
+      let ms = parseInt(el.dataset.leftMs, 10);
+      if ("running" in el.dataset) ms = Math.max(floor, ms - (performance.now() - drawnAt));
+      const text = clockText(ms);
+      const shown = el.querySelector("[data-clock-text]");
+      if (shown.textContent !== text) shown.textContent = text;
+      const penalty = ms < 0 ? points * Math.ceil(-ms / 60000) : 0;
+      el.querySelector("[data-clock-penalty]").textContent = penalty ? ` −${penalty}` : "";
+      el.classList.toggle("over", ms < 0);
+      el.classList.toggle("low", ms >= 0 && ms < low);
+      if ("running" in el.dataset && "mine" in el.dataset) {
+        const band = clockBand(ms);
+        if (clockBandShown !== null && band > clockBandShown) tellClock(ms, band);
+        clockBandShown = band;
+      }
+    });
+  }
+  setInterval(tickClocks, 200);
 
   // -- events ---------------------------------------------------------------------------
 
@@ -512,6 +607,7 @@
     if (t.matches("[data-resign-confirm]")) return act(root.dataset.resignUrl, {}, t);
     if (t.matches("[data-dialog-close]")) return t.closest("dialog").close();
     if (t.matches("[data-replay-step]")) return replayStep(t.dataset.replayStep);
+    if (t.matches("[data-alternative]")) return showAlternative(t);
     if (t.matches("[data-zoom-toggle]")) return glideZoom(zoom > 1 ? 1 : TAP_ZOOM);
   });
 
@@ -772,8 +868,10 @@
     if (mode !== "tap" || event.type !== "pointerup") return;
     // A double tap zooms in on the tapped squares (or back out), unless a rack tile is
     // chosen: then a tap puts it down.
-    const now = Date.now(), f = frame();
-    if (lastTap && now - lastTap.time < 350 && Math.hypot(event.clientX - lastTap.x, event.clientY - lastTap.y) < 30 && f) {
+    // Taps are timed by when the finger lifted (the event's own time stamp), not by when a
+    // busy page got round to them: two quick taps stay a double tap on a slow phone.
+    const now = Date.now(), lifted = event.timeStamp, f = frame();
+    if (lastTap && lifted - lastTap.time < 350 && Math.hypot(event.clientX - lastTap.x, event.clientY - lastTap.y) < 30 && f) {
       dragEnded = now;  // the second tap's click is not a tap on a square
       const before = lastTap.cursor;
       lastTap = null;
@@ -782,7 +880,7 @@
       glideZoom(zoom > 1 ? 1 : TAP_ZOOM, fx, fy);
       return;
     }
-    lastTap = selected || touchDrag ? null : { time: now, x: event.clientX, y: event.clientY, cursor };
+    lastTap = selected || touchDrag ? null : { time: lifted, x: event.clientX, y: event.clientY, cursor };
   }
   root.addEventListener("pointerup", endGesture);
   root.addEventListener("pointercancel", endGesture);
@@ -791,16 +889,6 @@
   root.addEventListener("scroll", (event) => {
     if (event.target === frame()) keepZoomView(event.target);
   }, true);
-
-  // A "your turn" toast for the game on screen covers the rack for nothing: the board
-  // already shows it.
-  document.addEventListener("wordfall:notification", (event) => {
-    const msg = event.detail || {};
-    if (msg.kind !== "crossword.turn" || msg.url !== root.dataset.url) return;
-    document.querySelectorAll("[data-toasts] .toast a").forEach((a) => {
-      if (a.getAttribute("href") === msg.url) a.closest(".toast").remove();
-    });
-  });
 
   // -- live updates -----------------------------------------------------------------------
 
@@ -823,8 +911,9 @@
         }
       }
     };
-    ws.onclose = () => {
+    ws.onclose = (e) => {
       root.dataset.socket = "closed"; clearInterval(ping);
+      if (e.code === Wordfall.SOCKETS_CAPPED) { Wordfall.socketsCapped(); return; }
       setTimeout(connect, retry); retry = Math.min(retry * 2, 30000);
     };
   }

@@ -56,6 +56,7 @@
     ws.onclose = (event) => {
       clearInterval(pinger); conn.classList.remove("ok");
       if (event.code === 4404) { conn.textContent = "no such table"; return; }
+      if (event.code === Wordfall.SOCKETS_CAPPED) { conn.textContent = "too many pages open"; Wordfall.socketsCapped(); return; }
       // The server sends the whole table on connect, so the page catches up with
       // whatever it missed; jitter spreads the reconnects after a server restart.
       conn.textContent = "reconnecting…";
@@ -105,15 +106,14 @@
     drawSeats();
     drawActions();
     const r = round();
-    if (!r) { boardEl.replaceChildren(); foundEl.replaceChildren(); showHint(); return; }
+    if (!r) { boardEl.replaceChildren(); boardEl.classList.remove("expected"); foundEl.replaceChildren(); showHint(); return; }
+    let backToPlay = false;
     if (r.id !== previousRound || !boardEl.children.length) {
       drawBoard(r);
       queued = [];
       if (previousRound) {
         setDisplay("\u00a0", ""); delete display.dataset.outcome;
-        // "Play again" is pressed below the last results: bring the clock, the word line
-        // and the board back to the top of a phone's screen.
-        if (r.status === "playing") showPlayArea();
+        backToPlay = r.status === "playing";
       }
     }
     foundEl.replaceChildren();
@@ -123,6 +123,10 @@
     showHint();
     if (r.status === "finished") loadResults(r.id, r.results_url);
     else if (resultsFor !== null && resultsFor !== r.id) { resultsEl.replaceChildren(); resultsFor = null; }
+    // "Play again" is pressed below the last results: bring the clock, the word line and
+    // the board back to the top of a phone's screen, once those results are gone (the
+    // shorter page would otherwise stop the scroll short of it).
+    if (backToPlay) showPlayArea();
     tick();
   }
 
@@ -137,7 +141,8 @@
       name.textContent = seat.name + (seat.user_id === state.table.host_id ? " ★" : "");
       li.appendChild(name);
       if (seat.bot) {
-        const tag = document.createElement("span"); tag.className = "tag"; tag.textContent = seat.bot + " bot";
+        const tag = document.createElement("span"); tag.className = "tag"; tag.textContent = seat.bot + " bot" + (seat.bot_rating ? " · " + seat.bot_rating : "");
+        if (seat.bot_rating) tag.title = "Rated " + seat.bot_rating + " in this game";
         li.appendChild(tag);
         if (state.me.is_host && !(round() && round().status === "playing")) {
           const form = document.querySelector("[data-leave]").cloneNode(true);

@@ -13,7 +13,10 @@
       if (msg.type === "lobby.tables") list.innerHTML = msg.html;
     };
     // The list is sent whole on every connect; jitter spreads the reconnects of a restart.
-    ws.onclose = () => { setTimeout(connect, retry * (0.5 + Math.random())); retry = Math.min(retry * 2, 15000); };
+    ws.onclose = (e) => {
+      if (e.code === Wordfall.SOCKETS_CAPPED) { Wordfall.socketsCapped(); return; }
+      setTimeout(connect, retry * (0.5 + Math.random())); retry = Math.min(retry * 2, 15000);
+    };
   }
   connect();
 

@@ -52,7 +52,11 @@
         console.warn(msg.reason);
       }
     };
-    ws.onclose = () => { ws = null; setTimeout(connect, retry); retry = Math.min(retry * 2, 10000); };
+    ws.onclose = (e) => {
+      ws = null;
+      if (e.code === Wordfall.SOCKETS_CAPPED) { Wordfall.socketsCapped(); return; }
+      setTimeout(connect, retry); retry = Math.min(retry * 2, 10000);
+    };
   }
   setInterval(() => { if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "ping" })); }, 5000);
   connect();

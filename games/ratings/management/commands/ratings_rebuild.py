@@ -3,7 +3,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from games.ratings import services
-from games.ratings.pools import POOLS
+from games.ratings.pools import pool_codes
 
 
 class Command(BaseCommand):
@@ -11,11 +11,14 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument(
-            "--pool", action="append", choices=POOLS, help="Only this pool (repeatable); every pool if none is given."
+            "--pool",
+            action="append",
+            choices=pool_codes(),
+            help="Only this pool (repeatable); every pool if none is given.",
         )
 
     def handle(self, *args, pool=None, **options):
-        pools = pool or POOLS
+        pools = pool or pool_codes()
         try:
             replayed = services.ratings_rebuild(pools=pools)
         except Exception as error:  # shown as a command error rather than a traceback

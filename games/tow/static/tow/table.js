@@ -83,12 +83,25 @@
   }
 
   // -- the rack ---------------------------------------------------------------------------
+  // A new rack starts a new play: nothing laid, nothing traced.
   function resetRack() {
     rack = Array.from(view.rack || "").map((tile, i) => ({ id: i, tile }));
     pending = new Map();
     path = [];
     selected = null;
     swapPick = new Set();
+    setTracing(false);
+  }
+
+  // While tracing, a tap on a cell adds it to the word's path instead of laying a tile.
+  function setTracing(on) {
+    tracing = on;
+    const button = $("[data-trace]");
+    if (button) {
+      button.setAttribute("aria-pressed", String(on));
+      button.classList.toggle("active", on);
+    }
+    root.classList.toggle("tracing", on);
   }
 
   function onTable(id) {
@@ -369,12 +382,7 @@
   const wordInput = $("[data-word]");
   if (wordInput) wordInput.addEventListener("input", () => schedulePreview());
   const traceButton = $("[data-trace]");
-  if (traceButton) traceButton.addEventListener("click", () => {
-    tracing = !tracing;
-    traceButton.setAttribute("aria-pressed", String(tracing));
-    traceButton.classList.toggle("active", tracing);
-    root.classList.toggle("tracing", tracing);
-  });
+  if (traceButton) traceButton.addEventListener("click", () => setTracing(!tracing));
   const clearPath = $("[data-clear-path]");
   if (clearPath) clearPath.addEventListener("click", () => { path = []; changed(); });
 
@@ -666,7 +674,10 @@
       if ((data.type === "moved" || data.type === "hello") && data.move_count !== view.move_count) refresh();
       else if (data.type === "moved" && data.status !== view.status) refresh();
     });
-    ws.addEventListener("close", (e) => { if (e.code !== 4404 && e.code !== 4401) setTimeout(connect, 2000); });
+    ws.addEventListener("close", (e) => {
+      if (e.code === Wordfall.SOCKETS_CAPPED) { Wordfall.socketsCapped(); return; }
+      if (e.code !== 4404 && e.code !== 4401) setTimeout(connect, 2000);
+    });
   }
 
   resetRack();

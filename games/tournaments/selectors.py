@@ -1,0 +1,220 @@
+"""Reads of tournaments: the lobby's lists, an event's standings, rounds and games, and a
+player's history. A few queries each, whatever the number of players."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from django.core.cache import cache
+from django.db.models import Count, Q
+from django.template.loader import render_to_string
+
+from games.engine import tournament as rules
+
+from .models import IN_PLAY, Entry, Format, Pairing, PairingPlayer, PairingStatus, Status, Tournament
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of an event's standings."""
+
+    entry: Entry
+    rank: int
+    points: Fraction | int
+    tiebreaks: dict  # name -> value, in the order they break ties
+    withdrawn: bool
+
+    @property
+    def rank_text(self) -> str:
+        suffix = "th" if 10 <= self.rank % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(self.rank % 10, "th")
+        return f"{self.rank}{suffix}"
+
+    @property
+    def points_text(self) -> str:
+        return points_text(self.points)
+
+
+def points_text(points) -> str:
+    """½ points as people write them: 2½, ½, 3."""
+    if isinstance(points, Fraction) and points.denominator != 1:
+        whole = int(points)
+        return f"{whole}½" if whole else "½"
+    return str(int(points))
+
+
+def stored_games(tournament: Tournament, before: int | None = None) -> list[rules.Game]:
+    """The event's games as the engine reads them (rounds before ``before`` if given)."""
+    rows = PairingPlayer.objects.filter(pairing__tournament=tournament, pairing__round__isnull=False)
+    if before is not None:
+        rows = rows.filter(pairing__round__number__lt=before)
+    by_pairing: dict[int, list[tuple]] = {}
+    for pairing_id, number, entry_id, score, points in rows.order_by("pairing_id", "seat").values_list(
+        "pairing_id", "pairing__round__number", "entry_id", "score", "points"
+    ):
+        by_pairing.setdefault(pairing_id, []).append((number, entry_id, score, points))
+    games = []
+    for players in by_pairing.values():
+        number, first, first_score, first_points = players[0]
+        if len(players) == 1:
+            games.append(rules.Game(number, first, None, rules.BYE_POINTS, 0))
+            continue
+        _, second, second_score, _ = players[1]
+        result = Fraction(first_points, 2) if first_points is not None else None
+        games.append(rules.Game(number, first, second, result, first_score - second_score))
+    return games
+
+
+def standings(tournament: Tournament) -> list[Line]:
+    """The event's standings: arenas by points (then rating); Swiss and round robin by
+    points, spread, Buchholz and Sonneborn–Berger (``games.engine.tournament``)."""
+    entries = list(tournament.entries.select_related("user"))
+    if tournament.format == Format.ARENA:
+        entries.sort(key=lambda e: (-e.points, -e.rating, e.pk))
+        lines, rank = [], 0
+        for index, entry in enumerate(entries):
+            if index == 0 or entry.points != entries[index - 1].points:
+                rank = index + 1
+            lines.append(
+                Line(
+                    entry,
+                    rank,
+                    entry.points,
+                    {"tables": entry.tables, "streak": entry.streak},
+                    entry.withdrawn_at is not None,
+                )
+            )
+        return lines
+    by_id = {entry.pk: entry for entry in entries}
+    table = rules.standings([rules.Entrant(e.pk, e.rating) for e in entries], stored_games(tournament))
+    return [
+        Line(
+            by_id[line.player],
+            line.rank,
+            line.points,
+            {
+                "spread": line.spread,
+                "buchholz": line.buchholz,
+                "sonneborn_berger": line.sonneborn_berger,
+                "wins": line.wins,
+                "draws": line.draws,
+                "losses": line.losses,
+                "byes": line.byes,
+            },
+            by_id[line.player].withdrawn_at is not None,
+        )
+        for line in table
+    ]
+
+
+#: Lines of the standings an event's page (and its live updates) show; all are on the
+#: full standings page and in the API.
+STANDINGS_SHOWN = 100
+#: Games and tables the page lists, latest first.
+GAMES_SHOWN = 40
+# The live part is rendered once per change and kept; if a change's update was lost (a
+# process that died between its commit and its broadcast) it is rendered afresh this soon.
+LIVE_SECONDS = 30
+
+
+def _live_key(tournament_id: int) -> str:
+    return f"tournament:{tournament_id}:live"
+
+
+def live_fresh(tournament: Tournament) -> dict:
+    """The event's live part rendered now, and kept for the next readers: ``html`` (state,
+    the top of the standings, the latest games), ``ranks`` (entry id -> (rank as people
+    write it, points)) and ``players``."""
+    lines = standings(tournament)
+    html = render_to_string(
+        "tournaments/_live.html",
+        {
+            "tournament": tournament,
+            "standings": lines[:STANDINGS_SHOWN],
+            "more": max(0, len(lines) - STANDINGS_SHOWN),
+            "pairings": pairings(tournament, limit=GAMES_SHOWN),
+        },
+    )
+    live = {
+        "html": html,
+        "ranks": {line.entry.pk: (line.rank_text, line.points_text) for line in lines},
+        "players": len(lines),
+    }
+    cache.set(_live_key(tournament.pk), live, LIVE_SECONDS)
+    return live
+
+
+def live(tournament: Tournament) -> dict:
+    """The event's live part as last rendered (``live_fresh`` if none is kept)."""
+    return cache.get(_live_key(tournament.pk)) or live_fresh(tournament)
+
+
+def lobby() -> dict[str, list[Tournament]]:
+    """Upcoming, running and recently finished events, with their number of players."""
+    events = Tournament.objects.annotate(players=Count("entries", filter=Q(entries__withdrawn_at__isnull=True)))
+    return {
+        "upcoming": list(events.filter(status=Status.UPCOMING).order_by("starts_at", "pk")[:50]),
+        "running": list(events.filter(status__in=IN_PLAY).order_by("starts_at", "pk")[:50]),
+        "finished": list(events.filter(status=Status.FINISHED).order_by("-finished_at", "-pk")[:20]),
+    }
+
+
+#: The statuses the public API lists events by.
+API_STATUSES = ("upcoming", "running", "finished")
+
+
+def listed(status: str | None):
+    """Events for the API: those of ``status`` ("running" includes paused ones), newest
+    start first; cancelled events are not listed."""
+    events = Tournament.objects.exclude(status=Status.CANCELLED).order_by("-starts_at", "-pk")
+    if status == "running":
+        return events.filter(status__in=IN_PLAY)
+    if status is not None:
+        return events.filter(status=status)
+    return events
+
+
+def tournament(tournament_id: int) -> Tournament | None:
+    return Tournament.objects.filter(pk=tournament_id).first()
+
+
+def pairings(tournament: Tournament, *, limit: int | None = None) -> list[Pairing]:
+    """The event's boards and tables, latest first, with their players (two queries)."""
+    rows = tournament.pairings.select_related("round").prefetch_related("players__entry__user").order_by("-pk")
+    return list(rows[:limit] if limit else rows)
+
+
+def my_entry(tournament: Tournament, user) -> Entry | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return tournament.entries.filter(user_id=user.pk).first()
+
+
+def my_game(tournament: Tournament, user) -> Pairing | None:
+    """The game ``user`` is playing in the event now, if any."""
+    if user is None or not user.is_authenticated:
+        return None
+    return (
+        tournament.pairings.filter(players__entry__user_id=user.pk, status=PairingStatus.PLAYING)
+        .order_by("-pk")
+        .first()
+    )
+
+
+def history(user, *, limit: int = 20) -> list[dict]:
+    """The events ``user`` entered, latest first: each with where they stand or finished."""
+    entries = list(
+        Entry.objects.filter(user_id=user.pk)
+        .select_related("tournament")
+        .exclude(tournament__status=Status.CANCELLED)
+        .order_by("-tournament__starts_at", "-pk")[:limit]
+    )
+    result = []
+    for entry in entries:
+        line = next((line for line in standings(entry.tournament) if line.entry.pk == entry.pk), None)
+        result.append({"tournament": entry.tournament, "line": line})
+    return result
+
+
+def games_of(entry: Entry) -> list[PairingPlayer]:
+    return list(PairingPlayer.objects.filter(entry=entry).select_related("pairing").order_by("pairing_id"))
