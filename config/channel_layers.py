@@ -43,11 +43,6 @@ class EmbeddedChannelLayer(InMemoryChannelLayer):
     async def group_send(self, group, message):
         return await self._at_home(super().group_send(group, message))
 
-    async def group_send_many(self, sends):
-        """``group_send`` of each (group, message) in ``sends``, in order."""
-        for group, message in sends:
-            await self.group_send(group, message)
-
 
 class _ResyncingPubSub(PubSub):
     """A pub/sub connection that reports each time it connects again after a loss."""

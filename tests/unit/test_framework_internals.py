@@ -82,13 +82,7 @@ INTERNALS = [
         "django.db.backends.base.base.BaseDatabaseWrapper.on_commit",
         "3eb44439e2c553cb",
         "django",
-        "games/hunts/broadcasts.py lobby_changed reads run_on_commit entries (savepoint ids, hook, robust)",
-    ),
-    (
-        "django.db.backends.base.base.BaseDatabaseWrapper.savepoint",
-        "aae94c6de62f2d47",
-        "django",
-        "games/hunts/broadcasts.py lobby_changed reads savepoint_ids",
+        "games/hunts/broadcasts.py _on_commit_once reads run_on_commit entries (savepoint ids, hook, robust)",
     ),
 ]
 
