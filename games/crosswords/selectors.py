@@ -612,18 +612,15 @@ def game_seen_by(game_id: int, player) -> Game | None:
     return Game.objects.filter(pk=game_id).annotate(player_seat=Subquery(seat)).first()
 
 
-def preview(*, game: Game, player, placement, move_count: int | None = None) -> dict:
+def preview(*, game: Game, placement, move_count: int | None = None) -> dict:
     """What Submit would do with ``placement``: the score and words, or why not.
 
     Also returns the squares offered for the next tile (RULES §3). Read-only. ``game``
-    from ``game_seen_by`` brings the player's seat with it.
+    comes from ``game_seen_by``, which brings the player's seat with it in the same query.
     """
     if game.status != Status.ACTIVE:
         return {"legal": False, "reason": "This game is not in progress.", "offered": []}
-    if hasattr(game, "player_seat"):
-        seat = game.player_seat
-    else:
-        seat = game.seats.filter(user=player).values_list("index", flat=True).first()
+    seat = game.player_seat
     if seat is None:
         return {"legal": False, "reason": "You are not playing in this game.", "offered": []}
     if move_count is not None and move_count != game.move_count:

@@ -106,9 +106,7 @@ def preview(request, pk: int):
         placement = parse_placement(raw) if raw != "[]" else []
     except PlacementError as error:
         return JsonResponse({"legal": False, "reason": str(error), "offered": None})
-    return JsonResponse(
-        selectors.preview(game=game, player=request.user, placement=placement, move_count=shared.move_count(request))
-    )
+    return JsonResponse(selectors.preview(game=game, placement=placement, move_count=shared.move_count(request)))
 
 
 @login_required

@@ -33,11 +33,11 @@ def test_word_grid_preview_itemises_the_all_tiles_bonus(make_user):
     else:
         pytest.fail("no seven-tile opening in 60 seeds")
     mover = game.seats.get(index=state.to_move).user
-    result = selectors.preview(game=game, player=mover, placement=bingo.placement, move_count=0)
+    result = selectors.preview(game=selectors.game_seen_by(game.pk, mover), placement=bingo.placement, move_count=0)
     assert result["legal"] and result["bonus"] == 50
     assert sum(points for _, points in result["words"]) + result["bonus"] == result["score"] == bingo.score
     short = next(p for p in plays if len(p.placement) < state.variant.rack_size)
-    result = selectors.preview(game=game, player=mover, placement=short.placement, move_count=0)
+    result = selectors.preview(game=selectors.game_seen_by(game.pk, mover), placement=short.placement, move_count=0)
     assert result["bonus"] == 0
     assert sum(points for _, points in result["words"]) == result["score"]
 

@@ -321,21 +321,21 @@ def test_resigning_ends_a_two_player_game_with_the_other_player_winning(duel):
 def test_preview_shows_score_and_words_or_the_reason(duel):
     """The preview of a legal placement has its score and words; an illegal one its reason."""
     game, mover, other, play = duel
-    result = selectors.preview(game=game, player=mover, placement=play.placement, move_count=0)
+    result = selectors.preview(game=selectors.game_seen_by(game.pk, mover), placement=play.placement, move_count=0)
     assert result["legal"] and result["score"] == play.score
     assert result["words"][0][0].upper() == play.main_word.upper()
-    empty = selectors.preview(game=game, player=mover, placement=[], move_count=0)
+    empty = selectors.preview(game=selectors.game_seen_by(game.pk, mover), placement=[], move_count=0)
     assert sorted(map(tuple, empty["offered"])) == sorted(  # the star's row and column
         {(7, c) for c in range(15)} | {(r, 7) for r in range(15)}
     )
     row, col, letter, blank = play.placement[0]
     one = (row + 1, col, letter, blank) if row < 7 else (row, col, letter, blank)
-    result = selectors.preview(game=game, player=mover, placement=[one], move_count=0)
+    result = selectors.preview(game=selectors.game_seen_by(game.pk, mover), placement=[one], move_count=0)
     assert not result["legal"] and result["reason"]
     # Once a tile is down, only its row and column take the next one.
     assert result["offered"] and all(r == one[0] or c == one[1] for r, c in result["offered"])
     assert [one[0], one[1]] not in result["offered"]
-    result = selectors.preview(game=game, player=other, placement=play.placement, move_count=0)
+    result = selectors.preview(game=selectors.game_seen_by(game.pk, other), placement=play.placement, move_count=0)
     assert result["reason"] == "Not your turn."
 
 
@@ -565,7 +565,7 @@ def test_a_game_keeps_the_lexicon_version_it_started_with(make_user):
 
     later = start("wordgrid", [ann, bob], seed=game.seed)
     assert later.lexicon_version == 2
-    refused = selectors.preview(game=later, player=ann, placement=play.placement, move_count=0)
+    refused = selectors.preview(game=selectors.game_seen_by(later.pk, ann), placement=play.placement, move_count=0)
     assert not refused["legal"] and play.main_word.upper() in refused["reason"]
     services.game_play(game_id=game.pk, player=ann, placement=play.placement, move_count=0)
     assert Move.objects.get(game=game).score == play.score
