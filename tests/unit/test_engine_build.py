@@ -18,6 +18,7 @@ import pytest
 from games.engine import build, hunt
 from games.engine.movegen import search
 from lexicon import core
+from tests.examples import SHARE_VARIABLE
 
 #: The tests that pin the hot modules' results, run under both builds.
 EXACTNESS = (
@@ -78,8 +79,8 @@ def test_the_modules_imported_are_the_build_reported():
 @pytest.mark.parametrize("path", EXACTNESS)
 def test_pure_python_gives_the_same_results(path):
     """The exactness tests pass under the pure-Python reference too (this run imports the
-    compiled build)."""
-    env = dict(os.environ, **{build.SWITCH: "python"})
+    compiled build), with a quarter of the random examples (``tests/examples.py``)."""
+    env = dict(os.environ, **{build.SWITCH: "python", SHARE_VARIABLE: "0.25"})
     chosen = subprocess.run(
         [sys.executable, "-c", "from games.engine import build; print(build.status().compiled)"],
         cwd=build.ROOT,

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from games.engine import hunt
 from games.engine.tiles import CLASSIC_DICE, RAMPAGE_BAG
 from lexicon.core import Lexicon
+from tests.examples import examples
 
 CAT_ROWS = [
     ["c", "a", "t", "s"],
@@ -363,7 +364,7 @@ def board_and_words(draw):
     return board, set(walks) | set(others)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(board_and_words(), st.integers(min_value=1, max_value=4))
 def test_solve_equals_brute_force(case, min_length):
     """On small boards solve finds exactly the words an exhaustive path search finds."""
@@ -373,7 +374,7 @@ def test_solve_equals_brute_force(case, min_length):
     assert set(found) == brute_force(board, words, min_length)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(board_and_words(), st.integers(min_value=1, max_value=4))
 def test_every_solve_path_is_legal_and_spells_its_word(case, min_length):
     """Each path solve returns is legal and spells its word; find_path agrees it exists."""
@@ -386,7 +387,7 @@ def test_every_solve_path_is_legal_and_spells_its_word(case, min_length):
         assert best is not None and hunt.spell(board, best) == word
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     small_boards,
     st.dictionaries(st.tuples(st.integers(0, 2), st.integers(0, 2)), st.sampled_from(sorted(hunt.BONUSES)), max_size=4),

@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lexicon.core import Lexicon, LexiconFormatError
+from tests.examples import examples
 
 words_strategy = st.lists(st.text(alphabet="abcdez", min_size=1, max_size=8), max_size=60)
 
@@ -112,7 +113,7 @@ def test_traversal_yields_exactly_the_words(words):
     assert len(lex) == len(set(words))
 
 
-@settings(max_examples=50, deadline=None)  # a loaded machine is slow, not wrong
+@settings(max_examples=examples(50), deadline=None)  # a loaded machine is slow, not wrong
 @given(words_strategy)
 def test_children_agree_with_child(words):
     """children(node) lists exactly the letters for which child(node, letter) exists."""
@@ -187,7 +188,7 @@ def test_non_ascii_words_are_refused():
         Lexicon.from_words(["café"])
 
 
-@settings(max_examples=50, deadline=None)  # a loaded machine is slow, not wrong
+@settings(max_examples=examples(50), deadline=None)  # a loaded machine is slow, not wrong
 @given(words_strategy)
 def test_tables_agree_with_traversal(words):
     """Inlined steps over tables() give the same nodes as child() and is_word()."""

@@ -16,6 +16,7 @@ from games.engine.crossword import (
     evaluate,
 )
 from lexicon.core import Lexicon
+from tests.examples import examples
 
 ALPHABET = "abcde"
 
@@ -101,7 +102,7 @@ board_tiles = st.lists(
 )
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(lexicon=lexicons, rack=racks, tiles=board_tiles, variant=st.sampled_from([WORD_GRID, WORDGAME]))
 def test_generate_finds_exactly_the_brute_force_plays(lexicon, rack, tiles, variant):
     """On small boards and racks generate finds every legal play, once, with its score."""
@@ -115,7 +116,7 @@ edge_tiles = st.lists(
 )
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(lexicon=lexicons, rack=racks, tiles=edge_tiles, variant=st.sampled_from([WORD_GRID, WORDGAME]))
 def test_generate_matches_brute_force_at_the_board_edges(lexicon, rack, tiles, variant):
     """Plays running into the edges and corners are found exactly as brute force finds them."""
@@ -123,7 +124,7 @@ def test_generate_matches_brute_force_at_the_board_edges(lexicon, rack, tiles, v
     assert generated(board, rack, variant, lexicon) == brute_force(board, rack, variant, lexicon)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(lexicon=lexicons, rack=racks, variant=st.sampled_from([WORD_GRID, WORDGAME]))
 def test_first_move_plays_match_brute_force(lexicon, rack, variant):
     """On the empty board every generated play covers the star and meets the minimum length."""
@@ -199,7 +200,7 @@ abc_lexicons = st.lists(st.text(alphabet="abc", min_size=2, max_size=4), min_siz
 )
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(lexicon=lexicons, rack=racks, tiles=board_tiles, variant=st.sampled_from([SHORT_WORD_GRID, SHORT_WORDGAME]))
 def test_generate_follows_the_variant_table_for_rack_size_and_word_length(lexicon, rack, tiles, variant):
     """With a 3-tile rack and 3- or 4-letter words at most, generate still finds exactly
@@ -224,7 +225,7 @@ def key_squares(key):
     return [(row, col, letter) for row, col, letter, _ in key]
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(lexicon=abc_lexicons, rack=two_blank_racks, tiles=board_tiles, variant=st.sampled_from([WORD_GRID, WORDGAME]))
 def test_generate_with_two_blanks_matches_brute_force(lexicon, rack, tiles, variant):
     """Two blanks on the rack: every letter pair is tried, each placement found once."""

@@ -10,12 +10,13 @@ from hypothesis import strategies as st
 from games.engine import movegen
 from games.engine.crossword import WORD_GRID, WORDGAME, Board, Move, new_game
 from lexicon.core import Lexicon
+from tests.examples import examples
 
 # Letters worth 1, 1, 1, 2, 4, 8 and 10 points, so the bounds' pairing of tile values
 # with premium squares and cross words is put to work.
 ALPHABET = "aesdhjq"
 SETTINGS = settings(
-    max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+    max_examples=examples(600), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
 )
 
 words = st.text(alphabet=ALPHABET, min_size=2, max_size=8)
@@ -125,7 +126,7 @@ SHORT_WORD_GRID = _replace(WORD_GRID, name="short-wordgrid", rack_size=4, max_wo
 SHORT_WORDGAME = _replace(WORDGAME, name="short-wordgame", rack_size=4, max_word_length=6, first_word_min_length=3)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(lexicon=lexicons, variant=st.sampled_from([SHORT_WORD_GRID, SHORT_WORDGAME]), data=st.data())
 def test_bounds_hold_with_whole_rack_bonuses_and_word_limits(lexicon, variant, data):
     """With 4-tile racks the whole-rack bonus (Word Grid's 50, Wordgame's doubling) is
@@ -178,7 +179,7 @@ edge_tiles = st.lists(
 )
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     lexicon=lexicons,
     variant=variants,
