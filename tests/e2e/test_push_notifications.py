@@ -50,7 +50,14 @@ def test_a_push_is_shown_with_its_game(browser, live_site, transactional_db):
             "ServiceWorker.deliverPushMessage",
             {"origin": live_site.url, "registrationId": registration["registrationId"], "data": json.dumps(message)},
         )
-        page.wait_for_function(f"({NOTIFICATIONS})().then((shown) => shown.length > 0)")
+        # wait_for_function takes a returned promise as its answer at once, so each poll
+        # asks anew and reads what the last answer found.
+        page.wait_for_function(
+            f"""() => {{
+              ({NOTIFICATIONS})().then((shown) => {{ window.shownNotifications = shown; }});
+              return (window.shownNotifications || []).length > 0;
+            }}"""
+        )
         assert page.evaluate(NOTIFICATIONS) == [
             {"title": "Your turn", "body": message["body"], "tag": "/games/7/", "url": f"{live_site.url}/games/7/"}
         ]

@@ -1,11 +1,11 @@
 """Live hunt rounds survive their processes and their Redis being killed or restarted mid-round.
 
-Each test plays a 30-second Rampage round between a person (a websocket client typing
-words) and two bots, on real daphne, worker and beat processes, breaks one part in the
-middle, and then checks that nothing was lost: every word the person was told was
-accepted is stored once, the bots went on finding words after the fault, the round
-ended on its own within seconds of its deadline, its results are the stored words, and
-no word is stored at or after the deadline.
+Each test plays a Rampage round (30 seconds; 60 where a worker boots again) between a
+person (a websocket client typing words) and two bots, on real daphne, worker and beat
+processes, breaks one part in the middle, and then checks that nothing was lost: every
+word the person was told was accepted is stored once, the bots went on finding words
+after the fault, the round ended on its own within seconds of its deadline, its results
+are the stored words, and no word is stored at or after the deadline.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from tests.faults.conftest import SocketPlayer, wait_until
 pytestmark = [pytest.mark.faults, pytest.mark.django_db(transaction=True)]
 
 ROUND_SECONDS = 30  # the shortest round a table allows
+WORKER_ROUND_SECONDS = 60
 # The sweep runs every 5 s and ends rounds 2 s overdue; with a busy machine's slack:
 ENDS_WITHIN = timedelta(seconds=12)
 
@@ -32,12 +33,12 @@ ENDS_WITHIN = timedelta(seconds=12)
 class Round:
     """A Rampage round in play: ``ann`` at the table socket, two bots seated."""
 
-    def __init__(self, site, make_user, test: str):
-        self.site, self.test = site, test
+    def __init__(self, site, make_user, test: str, seconds: int = ROUND_SECONDS):
+        self.site, self.test, self.seconds = site, test, seconds
         self.ann = make_user("ann")
         # The two quickest levels: the test is of recovery, and quick bots show it soon.
         self.table = services.table_create(host=self.ann, seat_count=3, bots=("master", "hard"))
-        HuntTable.objects.filter(pk=self.table.pk).update(round_seconds=ROUND_SECONDS)
+        HuntTable.objects.filter(pk=self.table.pk).update(round_seconds=seconds)
         self.bots = set(self.table.seats.exclude(bot_strength="").values_list("user_id", flat=True))
         self.ann_socket = SocketPlayer(site, f"/ws/hunts/{self.table.pk}/", self.ann)
         assert self.ann_socket.wait_for(lambda m: m["type"] == "state"), "no state on connect"
@@ -107,7 +108,7 @@ class Round:
         assert FoundWord.objects.filter(round=ended).count() == len(words)
         late = (ended.ended_at - ended.deadline).total_seconds()
         self.site.note(
-            f"{self.test}: {ROUND_SECONDS} s round; "
+            f"{self.test}: {self.seconds} s round; "
             + "; ".join(self.events)
             + f"; ended {late:.1f} s after the deadline; {len(self.accepted)} words accepted for the person,"
             f" {len(mine)} stored; {len(words) - len(mine)} bot words; lost 0, doubled 0, after the deadline 0"
@@ -117,7 +118,9 @@ class Round:
 
 def test_worker_killed_mid_round(fault_site, make_user):
     """kill -9 the worker mid-round: when it returns, bots find words again and the round ends."""
-    game = Round(fault_site, make_user, "worker killed")
+    # A worker takes its boot's time to come back, 20 s on a loaded machine: the round
+    # must still have the bots' resume time left after that.
+    game = Round(fault_site, make_user, "worker killed", seconds=WORKER_ROUND_SECONDS)
     game.play(6)
     assert game.bot_words_since(game.round.starts_at) > 0, "the bots never played"
     fault_site.kill("worker")
@@ -128,6 +131,8 @@ def test_worker_killed_mid_round(fault_site, make_user):
     assert fault_site.worker_ready()
     back_at = timezone.now()
     game.event("worker back")
+    left = (game.round.deadline - back_at).total_seconds()
+    assert left > game.resume_within(), f"the worker took until {left:.1f} s before the deadline to come back"
     game.play(6)
     assert wait_until(lambda: game.bot_words_since(back_at) > 0, game.resume_within()), "the bots did not resume"
     game.event("bots finding words again")
