@@ -31,7 +31,7 @@ _LETTER = re.compile(r"[a-z]")
 
 def bot_choices() -> list[tuple[str, str]]:
     """The bot strengths with their ratings in each variant's pool
-    ("Expert (Word Grid 1713, Wordgame 1690)"; ``bot_ratings``)."""
+    ("Expert (Word Grid <rating>, Wordgame <rating>)", from ``bot_ratings``)."""
     choices = []
     for value, label in BotStrength.choices:
         rated = [(name, bot_ratings.rating(pool_of(variant), value)) for variant, name in Variant.choices]

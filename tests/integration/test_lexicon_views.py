@@ -94,6 +94,22 @@ def test_check_explains_bad_words(client):
     assert "data-word-problem" in html and "letters a to z" in html
 
 
+def test_a_definition_is_a_fragment_kept_a_day_for_anyone(client):
+    """A hunt's results ask for a word's senses on demand: an inflected form is defined by
+    its base, a word WordNet lacks says so, and nothing typed gives an empty fragment."""
+    response = client.get("/words/define/?word=Geese")
+    assert response.status_code == 200
+    assert {"public", "max-age=86400"} <= {part.strip() for part in response["Cache-Control"].split(",")}
+    html = response.content.decode()
+    assert 'data-definition="geese"' in html and "a form of <em>goose</em>" in html
+    assert "<li>" in html and "WordNet 3.0" in html
+    missing = client.get("/words/define/?word=xyzzyq").content.decode()
+    assert "data-no-definition" in missing and "<li>" not in missing
+    for typed in ("", "ab1"):
+        html = client.get(f"/words/define/?word={typed}").content.decode()
+        assert "<li>" not in html and ("data-no-definition" in html) == bool(typed)
+
+
 def test_anonymous_sees_no_request_links(client):
     """Only signed-in players are offered to ask for a change."""
     html = client.get("/words/?word=zorbing").content.decode()

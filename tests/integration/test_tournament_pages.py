@@ -210,6 +210,28 @@ def test_api_tournament_has_standings_with_tiebreaks_and_games(client, director,
     assert client.get("/api/tournaments/999999").status_code == 404
 
 
+@pytest.mark.django_db
+def test_api_gives_a_round_robins_rounds_once_its_field_is_set(client, director, make_user):
+    """A round robin's rounds come from its field: 0 in the API until round 1 is paired
+    (a number a director typed for it is not kept), then as many as the field plays."""
+    tournament = services.tournament_create(
+        director=director,
+        name="Club round robin",
+        format="roundrobin",
+        kind="crossword",
+        pool="wordgrid",
+        starts_at=timezone.now() + timedelta(hours=1),
+        game_settings=WORD_GRID,
+        rounds=7,
+    )
+    assert tournament.rounds == 0
+    for name in ("ann", "bob", "cy", "dee", "eve"):
+        services.entry_register(tournament_id=tournament.pk, user=make_user(name))
+    services.tournament_start(tournament_id=tournament.pk, by=director)
+    data = client.get(f"/api/tournaments/{tournament.pk}").json()
+    assert (data["format"], data["rounds"], data["current_round"]) == ("roundrobin", 5, 1)
+
+
 # --------------------------------------------------------------------------- the socket
 
 

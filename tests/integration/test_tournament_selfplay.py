@@ -27,6 +27,12 @@ def test_a_swiss_dry_run_prints_its_standings():
     assert set(report["standings"][0]["tiebreaks"]) == {"spread", "buchholz", "sonneborn_berger"}
 
 
+def test_a_small_swiss_dry_run_without_rounds_plays_one_fewer_than_its_players():
+    """Left out, the rounds are log2 + 1, but never as many as the players."""
+    assert run("--format", "swiss", "--game", "wordgrid", "--players", "2")["rounds"] == 1
+    assert run("--format", "swiss", "--game", "wordgrid", "--players", "4")["rounds"] == 3
+
+
 def test_an_arena_dry_run_repeats_with_its_seed():
     """An arena of six bots for five minutes: tables are played, and the same seed gives
     the same standings."""

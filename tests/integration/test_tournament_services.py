@@ -572,7 +572,9 @@ def test_an_arena_seats_scores_streaks_and_reseats(director, make_user):
     made = services.arena_seat(tournament_id=tournament.pk, now=later)
     assert len(made) == 1  # four close players: one full table
     (pairing,) = start_games(tournament)
-    assert HuntRound.objects.get(pk=pairing.game_id).table.seats.count() == 4
+    table = HuntRound.objects.get(pk=pairing.game_id).table
+    assert table.seats.count() == 4
+    assert table.ranked  # a rated arena's rounds are rated in the hunt's pool
     star = players[0]
     end_round(pairing, {star: 2})
     entry = Entry.objects.get(tournament=tournament, user=star)

@@ -127,8 +127,10 @@ def _limits(format: str, *, starts_at, minutes, rounds, cycles, check_in_minutes
     elif format == Format.SWISS:
         if not rounds or not 1 <= rounds <= 30:
             raise Refused("A Swiss plays 1 to 30 rounds.")
-    elif cycles not in (1, 2):
-        raise Refused("A round robin is single or double.")
+    else:
+        if cycles not in (1, 2):
+            raise Refused("A round robin is single or double.")
+        rounds = 0  # its field sets them: stored when round 1 is paired
     if max_players is not None and not 2 <= max_players <= MAX_PLAYERS:
         raise Refused(f"An event takes 2 to {MAX_PLAYERS:,} players.")
     if not 0 <= (check_in_minutes or 0) <= MAX_CHECK_IN:

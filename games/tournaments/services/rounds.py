@@ -134,7 +134,9 @@ def round_pair(tournament: Tournament, *, now: datetime | None = None, by=None) 
         if not board.is_bye:
             after_commit(tasks.start_pairing, pairing.pk)
     tournament.current_round = number
-    tournament.save(update_fields=["current_round"])
+    if tournament.format == Format.ROUND_ROBIN and number == 1:
+        tournament.rounds = total_rounds(tournament)  # the field is fixed from now on
+    tournament.save(update_fields=["current_round", "rounds"])
     if by is not None:
         log(tournament, by, DirectorAction.Action.PAIR, now=now, round=number)
     changed(tournament)

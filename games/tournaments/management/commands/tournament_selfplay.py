@@ -38,7 +38,9 @@ class Command(BaseCommand):
         parser.add_argument("--format", choices=("swiss", "roundrobin", "arena"), required=True)
         parser.add_argument("--game", required=True, help="wordgrid, wordgame, rampage, classic4 or classic5")
         parser.add_argument("--players", type=int, required=True)
-        parser.add_argument("--rounds", type=int, default=None, help="Swiss: rounds to play (default: log2 + 1)")
+        parser.add_argument(
+            "--rounds", type=int, default=None, help="Swiss: rounds to play (default: log2 + 1, at most players - 1)"
+        )
         parser.add_argument("--minutes", type=int, default=30, help="arena: how long it runs")
         parser.add_argument("--seed", default="1")
 
@@ -57,7 +59,7 @@ class Command(BaseCommand):
             except (KeyError, ValueError):
                 raise CommandError("A Swiss or round robin is for wordgrid or wordgame.") from None
             if format == "swiss":
-                rounds = rounds or players.bit_length() + 1
+                rounds = rounds or min(players.bit_length() + 1, players - 1)
                 if not 1 <= rounds < players:
                     raise CommandError("A Swiss plays from one round to one fewer than its players.")
             play = selfplay.crossword_game(variant, _lexicon(variant.default_lexicon), zipf)

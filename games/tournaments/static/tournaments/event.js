@@ -20,8 +20,10 @@
       }
       root.dataset.round = message.round;
     };
-    ws.onclose = () => {
+    ws.onclose = (e) => {
       root.dataset.live = "closed";
+      if (e.code === window.Wordfall.SOCKETS_CAPPED) { window.Wordfall.socketsCapped(); return; }
+      if (e.code === 4404) return;
       setTimeout(connect, delay);
       delay = Math.min(delay * 2, 30000);
     };
