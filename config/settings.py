@@ -152,6 +152,9 @@ if env.str("DATABASE_URL", default=""):
         }
     else:
         DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    # A server-side cursor lives across transactions, which PgBouncer's transaction
+    # pooling cannot carry: off behind it.
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = not env.bool("DATABASE_SERVER_SIDE_CURSORS", default=True)
 else:
     VAR_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES = {

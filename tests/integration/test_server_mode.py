@@ -193,3 +193,23 @@ def test_server_mode_refuses_to_start_without_its_public_address(site_url):
     )
     assert result.returncode != 0
     assert "SITE_URL must be set in server mode" in result.stderr
+
+
+@pytest.mark.parametrize(("value", "disabled"), [(None, False), ("false", True), ("true", False)])
+def test_server_side_cursors_turn_off_for_pgbouncer(value, disabled):
+    """``DATABASE_SERVER_SIDE_CURSORS=false`` (for PgBouncer's transaction pooling) reaches
+    Django's database settings; they stay on by default."""
+    env = production_env()
+    if value is not None:
+        env["DATABASE_SERVER_SIDE_CURSORS"] = value
+    read = "from django.conf import settings; print(settings.DATABASES['default']['DISABLE_SERVER_SIDE_CURSORS'])"
+    result = subprocess.run(
+        [sys.executable, "-c", f"import django; django.setup(); {read}"],
+        cwd=ROOT,
+        env={**env, "DJANGO_SETTINGS_MODULE": "config.settings"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split()[-1] == str(disabled)
