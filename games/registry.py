@@ -347,11 +347,14 @@ class TournamentSettings:
     choices, initial values and validation; names the kind's own; none if the pool's
     games have nothing to choose); ``start(pool, values)`` turns those fields' cleaned
     values into the settings ``start_game`` takes for a game of that pool (the pool's own
-    settings with them: a crossword variant, a hunt's grid).
+    settings with them: a crossword variant, a hunt's grid). ``formats`` are the event
+    formats its games suit: an arena's rounds of minutes, or the one-game pairings of a
+    Swiss and a round robin.
     """
 
     fields: Callable[[str], Mapping[str, object]]
     start: Callable[[str, Mapping[str, object]], Mapping[str, object]]
+    formats: tuple[str, ...] = ("swiss", "roundrobin")
 
 
 @dataclass(frozen=True)

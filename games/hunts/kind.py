@@ -78,5 +78,7 @@ KIND = registry.GameKind(
     game_outcome=game_outcome,
     resign_player=resign_player,
     busy_players=selectors.busy_players,
-    tournament_settings=registry.TournamentSettings(fields=forms.tournament_fields, start=_tournament_start),
+    tournament_settings=registry.TournamentSettings(
+        fields=forms.tournament_fields, start=_tournament_start, formats=("arena",)
+    ),
 )

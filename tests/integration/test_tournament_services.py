@@ -412,6 +412,19 @@ def test_only_directors_direct(director, make_user):
 
 
 @pytest.mark.django_db
+def test_an_event_of_a_format_its_game_does_not_suit_is_refused(director):
+    """Arenas are for the live hunts, Swiss and round robin for one-game pairings: a Word
+    Grid arena or a Rampage Swiss is refused with the reason, and nothing is stored."""
+    with pytest.raises(
+        Refused, match="Crossword games cannot be played in an arena: its games suit a Swiss or a round robin"
+    ):
+        arena(director, kind="crossword", pool="wordgrid", game_settings=WORD_GRID)
+    with pytest.raises(Refused, match="cannot be played in a Swiss: its games suit an arena"):
+        swiss(director, kind="hunt", pool="rampage", game_settings=RAMPAGE)
+    assert not Tournament.objects.exists()
+
+
+@pytest.mark.django_db
 def test_a_paused_event_pairs_no_round_until_resumed(director, make_user):
     """While paused, a finished round is not followed by the next; resuming pairs it."""
     tournament = running_swiss(director, players=[make_user("ann"), make_user("bob")])

@@ -46,6 +46,9 @@ MAX_CHECK_IN = 120
 MAX_ROUND_INTERVAL = timedelta(days=14)
 
 
+_AN_EVENT = {Format.ARENA: "an arena", Format.SWISS: "a Swiss", Format.ROUND_ROBIN: "a round robin"}
+
+
 @transaction.atomic
 def tournament_create(
     *,
@@ -82,6 +85,10 @@ def tournament_create(
         raise Refused("Unknown game.") from None
     if not plays_tournaments(game_kind):
         raise Refused(f"{game_kind.name} cannot be played in tournaments yet.")
+    suited = game_kind.tournament_settings.formats
+    if format not in suited:
+        suits = " or ".join(_AN_EVENT[code] for code in suited)
+        raise Refused(f"{game_kind.name} cannot be played in {_AN_EVENT[format]}: its games suit {suits}.")
     try:
         game_kind.pool(pool)
     except KeyError:
