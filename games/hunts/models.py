@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
+from django.db.models.functions import Length
 from django.urls import reverse
 from django.utils import timezone
 
@@ -251,6 +252,21 @@ class FoundWord(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["round", "word"], condition=Q(exclusive=True), name="hunt_word_first_come"),
             models.UniqueConstraint(fields=["round", "user", "word"], name="hunt_word_once_per_list"),
+        ]
+        # A profile's best and longest kept words, read in these orders from the top: a
+        # player's thousands of words are not sorted on every view.
+        indexes = [
+            models.Index(
+                F("user"), F("points").desc(), F("found_at"), condition=Q(crossed_off=False), name="hunt_word_best"
+            ),
+            models.Index(
+                F("user"),
+                Length("word").desc(),
+                F("points").desc(),
+                F("found_at"),
+                condition=Q(crossed_off=False),
+                name="hunt_word_longest",
+            ),
         ]
 
     def __str__(self) -> str:
