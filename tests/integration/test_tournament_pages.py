@@ -26,24 +26,25 @@ def director(make_user):
     return user
 
 
-def swiss(director, name="Tuesday Swiss", **options):
-    return services.tournament_create(
-        director=director,
-        name=name,
-        format="swiss",
-        kind="crossword",
-        pool="wordgrid",
-        starts_at=timezone.now() + timedelta(hours=1),
-        game_settings=WORD_GRID,
-        rounds=3,
-        **options,
-    )
+def new_event(director, **options):
+    """A Word Grid event, a Swiss of three rounds starting in an hour unless ``options``
+    (``tournament_create``'s) say otherwise."""
+    fields = {
+        "name": "Tuesday Swiss",
+        "format": "swiss",
+        "kind": "crossword",
+        "pool": "wordgrid",
+        "starts_at": timezone.now() + timedelta(hours=1),
+        "game_settings": WORD_GRID,
+        "rounds": 3,
+    }
+    return services.tournament_create(director=director, **(fields | options))
 
 
 @pytest.mark.django_db
 def test_the_lobby_lists_upcoming_running_and_finished(client, director):
     """The lobby has its three sections and lists an upcoming event under its own."""
-    swiss(director, name="Friday Swiss")
+    new_event(director, name="Friday Swiss")
     page = client.get(reverse("tournaments:lobby")).content.decode()
     assert page.index("Running") < page.index("Upcoming") < page.index("Finished")
     assert "Friday Swiss" in page
@@ -53,7 +54,7 @@ def test_the_lobby_lists_upcoming_running_and_finished(client, director):
 def test_entering_from_the_event_page(client, director, make_user):
     """A player enters with the page's button and the standings list them; entering again
     is refused with the reason on the page."""
-    tournament = swiss(director)
+    tournament = new_event(director)
     ann = make_user("ann")
     client.force_login(ann)
     response = client.post(reverse("tournaments:join", args=[tournament.pk]), follow=True)
@@ -67,7 +68,7 @@ def test_entering_from_the_event_page(client, director, make_user):
 @pytest.mark.django_db
 def test_a_director_starts_and_pairs_from_the_page_and_players_cannot(client, director, make_user):
     """The director's buttons start the event; a player posting them is refused."""
-    tournament = swiss(director)
+    tournament = new_event(director)
     for name in ("ann", "bob"):
         services.entry_register(tournament_id=tournament.pk, user=make_user(name))
     client.force_login(Entry.objects.get(user__username="ann").user)
@@ -172,7 +173,7 @@ def test_the_admin_refuses_a_schedule_whose_settings_the_game_does_not_offer():
 @pytest.mark.django_db
 def test_the_profile_shows_tournament_history(client, director, make_user):
     """A player's profile lists the events they entered."""
-    tournament = swiss(director, name="Spring Swiss")
+    tournament = new_event(director, name="Spring Swiss")
     ann = make_user("ann")
     services.entry_register(tournament_id=tournament.pk, user=ann)
     page = client.get(reverse("profile", args=["ann"])).content.decode()
@@ -186,7 +187,7 @@ def test_the_profile_shows_tournament_history(client, director, make_user):
 def test_api_lists_tournaments_by_status_and_pages(client, director):
     """GET /api/tournaments pages events newest first and filters by status."""
     for number in range(25):
-        swiss(director, name=f"Swiss {number}")
+        new_event(director, name=f"Swiss {number}")
     first = client.get("/api/tournaments?status=upcoming").json()
     assert first["count"] == 25 and first["pages"] == 2 and len(first["tournaments"]) == 20
     assert first["next"].endswith("page=2")
@@ -198,7 +199,7 @@ def test_api_lists_tournaments_by_status_and_pages(client, director):
 @pytest.mark.django_db
 def test_api_tournament_has_standings_with_tiebreaks_and_games(client, director, make_user):
     """GET /api/tournaments/<id>: format, pool, status, standings with tie-breaks, games."""
-    tournament = swiss(director)
+    tournament = new_event(director)
     for name in ("ann", "bob", "cy"):
         services.entry_register(tournament_id=tournament.pk, user=make_user(name))
     services.tournament_start(tournament_id=tournament.pk, by=director)
@@ -214,16 +215,7 @@ def test_api_tournament_has_standings_with_tiebreaks_and_games(client, director,
 def test_api_gives_a_round_robins_rounds_once_its_field_is_set(client, director, make_user):
     """A round robin's rounds come from its field: 0 in the API until round 1 is paired
     (a number a director typed for it is not kept), then as many as the field plays."""
-    tournament = services.tournament_create(
-        director=director,
-        name="Club round robin",
-        format="roundrobin",
-        kind="crossword",
-        pool="wordgrid",
-        starts_at=timezone.now() + timedelta(hours=1),
-        game_settings=WORD_GRID,
-        rounds=7,
-    )
+    tournament = new_event(director, name="Club round robin", format="roundrobin", rounds=7)
     assert tournament.rounds == 0
     for name in ("ann", "bob", "cy", "dee", "eve"):
         services.entry_register(tournament_id=tournament.pk, user=make_user(name))
@@ -239,7 +231,7 @@ def test_api_gives_a_round_robins_rounds_once_its_field_is_set(client, director,
 async def test_the_socket_sends_standings_and_each_change(ws_connect, make_user):
     """An event's socket sends the standings on connect, and again when a player enters."""
     director = await sync_to_async(make_user)("director", is_staff=True)
-    tournament = await sync_to_async(swiss)(director)
+    tournament = await sync_to_async(new_event)(director)
     watcher = await ws_connect(f"/ws/tournaments/{tournament.pk}/")
     hello = await watcher.receive_json_from(timeout=5)
     assert hello["type"] == "tournament.standings" and "Nobody has entered" in hello["html"]
@@ -254,7 +246,7 @@ async def test_a_standings_update_costs_the_same_queries_for_many_watchers(ws_co
     """A change is rendered once and published once: with eight watchers it runs the same
     queries as with two, and every watcher gets it."""
     director = await sync_to_async(make_user)("director", is_staff=True)
-    tournament = await sync_to_async(swiss)(director)
+    tournament = await sync_to_async(new_event)(director)
     for name in ("ann", "bob"):
         player = await sync_to_async(make_user)(name)
         await sync_to_async(services.entry_register)(tournament_id=tournament.pk, user=player)
@@ -284,7 +276,7 @@ async def test_a_burst_of_changes_sends_the_standings_twice_not_once_per_change(
     watcher is sent the standings once at once and once more at the end of the spacing,
     not three times."""
     director = await sync_to_async(make_user)("director", is_staff=True)
-    tournament = await sync_to_async(swiss)(director)
+    tournament = await sync_to_async(new_event)(director)
     players = [await sync_to_async(make_user)(name) for name in ("ann", "bob", "cy")]
     watcher = await ws_connect(f"/ws/tournaments/{tournament.pk}/")
     await watcher.receive_json_from(timeout=5)
@@ -310,7 +302,7 @@ def test_the_tournament_api_is_cached_and_rate_limited_like_the_rest(client, dir
     cache.clear()
     settings.API_CACHE_SECONDS = 30
     settings.API_RATE_LIMIT = "4/m"
-    tournament = swiss(director)
+    tournament = new_event(director)
     first = client.get(f"/api/tournaments/{tournament.pk}").json()
     assert first["standings"] == []
     services.entry_register(tournament_id=tournament.pk, user=make_user("ann"))
@@ -328,7 +320,7 @@ def test_a_director_edits_an_upcoming_event_from_its_page(client, director, make
     """The event page links a director to the edit form, which shows the format's fields
     with the event's values; saving changes the event and logs what changed (the start, shown to the second, did
     not). A player is refused."""
-    tournament = swiss(director)
+    tournament = new_event(director)
     client.force_login(director)
     page = client.get(reverse("tournaments:event", args=[tournament.pk])).content.decode()
     assert reverse("tournaments:edit", args=[tournament.pk]) in page
