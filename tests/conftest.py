@@ -10,6 +10,7 @@ import time
 import warnings
 from contextlib import contextmanager
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -80,6 +81,17 @@ def current_celery_app_kept():
     if after is not before and (project is None or after is not project.app):
         before.set_current()
         pytest.fail(f"the test left its Celery app {after.main!r} current; make it with set_as_current=False")
+
+
+@pytest.fixture
+def rate_window_held(monkeypatch):
+    """django-ratelimit counts in fixed windows, each key's edge at its own second: a
+    test's requests that straddled an edge would start counting again. The clock it
+    reads stands still through the test."""
+    import django_ratelimit.core
+
+    now = time.time()
+    monkeypatch.setattr(django_ratelimit.core, "time", SimpleNamespace(time=lambda: now))
 
 
 @pytest.fixture

@@ -120,7 +120,7 @@ def test_answers_are_cached(client, make_user, settings):
     assert client.get("/api/players/ann").json()["ratings"]["rampage"]["rating"] == 1800
 
 
-def test_each_address_is_rate_limited_and_told_so_in_json(client, make_user, settings):
+def test_each_address_is_rate_limited_and_told_so_in_json(client, make_user, settings, rate_window_held):
     """Past the limit an address gets 429 with a JSON error; another address is still served."""
     settings.API_RATE_LIMIT = "3/m"
     make_user("ann")

@@ -3,26 +3,14 @@
 from __future__ import annotations
 
 import itertools
-import time
-from types import SimpleNamespace
 
-import django_ratelimit.core
 import pytest
 
 from games.crosswords import services as crosswords
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("rate_window_held")]
 
 _addresses = (f"198.51.100.{n}" for n in itertools.count(100))
-
-
-@pytest.fixture(autouse=True)
-def one_window(monkeypatch):
-    """django-ratelimit counts in fixed windows, each key's edge at its own second: a
-    test's requests that straddled an edge would start counting again. The clock it
-    reads stands still through each test."""
-    now = time.time()
-    monkeypatch.setattr(django_ratelimit.core, "time", SimpleNamespace(time=lambda: now))
 
 
 @pytest.fixture(autouse=True)

@@ -294,7 +294,9 @@ async def test_a_burst_of_changes_sends_the_standings_twice_not_once_per_change(
 
 
 @pytest.mark.django_db
-def test_the_tournament_api_is_cached_and_rate_limited_like_the_rest(client, director, make_user, settings):
+def test_the_tournament_api_is_cached_and_rate_limited_like_the_rest(
+    client, director, make_user, settings, rate_window_held
+):
     """The tournament answers come from the API's cache within its time and count towards
     the address's limit, which answers 429 with a JSON error."""
     from django.core.cache import cache
