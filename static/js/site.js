@@ -90,9 +90,8 @@
     }, PRESENCE_EVERY_MS);
   }
 
-  // The server closes a player's oldest socket with this code when they open more than it
+  // The server closes a player's oldest socket with 4429 when they open more than it
   // allows: that page says why and does not come back by itself (it would close another).
-  const SOCKETS_CAPPED = 4429;
   function socketsCapped() {
     const area = document.querySelector("[data-toasts]");
     if (!area || area.querySelector("[data-sockets-capped]")) return;
@@ -101,8 +100,46 @@
     el.textContent = "This page stopped updating: you have too many Wordfall pages open. Close some, then reload this one.";
     area.appendChild(el);
   }
-  window.Wordfall.SOCKETS_CAPPED = SOCKETS_CAPPED;
-  window.Wordfall.socketsCapped = socketsCapped;
+
+  // Close codes after which coming back would not help (config/websocket.py CloseCode):
+  // signed out, no such game or table, too many pages open.
+  const STOPPED = { 4401: "signed out", 4404: "gone", 4429: "too many pages" };
+
+  // Every page's live socket. It pings while open, comes back after a drop (the wait
+  // doubles, with jitter so that the pages of a restarted server do not all return at
+  // once; each server sends a page its whole state on connect, so a page catches up with
+  // what it missed) and stops for good on the codes above. ``closed`` hears "reconnecting"
+  // or why it stopped. Returns { send }, which is false while the socket is not open.
+  function live(path, { message, open, closed, pingEvery = 30000, firstWait = 1000, longestWait = 30000 } = {}) {
+    let socket = null, wait = firstWait;
+    const send = (msg) => {
+      if (!socket || socket.readyState !== WebSocket.OPEN) return false;
+      socket.send(JSON.stringify(msg));
+      return true;
+    };
+    function connect() {
+      const ws = socket = new WebSocket(wsBase + path);
+      let pinger = null;
+      ws.onopen = () => {
+        wait = firstWait;
+        pinger = setInterval(() => send({ type: "ping" }), pingEvery);
+        if (open) open();
+      };
+      ws.onmessage = (e) => { if (message) message(JSON.parse(e.data)); };
+      ws.onclose = (e) => {
+        clearInterval(pinger);
+        if (socket === ws) socket = null;
+        const stopped = STOPPED[e.code];
+        if (e.code === 4429) socketsCapped();
+        if (closed) closed(stopped || "reconnecting");
+        if (stopped) return;
+        setTimeout(connect, wait * (0.5 + Math.random())); wait = Math.min(wait * 2, longestWait);
+      };
+    }
+    if ("WebSocket" in window) connect();
+    return { send };
+  }
+  window.Wordfall.live = live;
 
   // A notification about the page in front of the player (their game's move, its result)
   // is read as it comes: the page shows it, so it neither rings the bell nor covers the
@@ -120,21 +157,16 @@
   document.addEventListener("visibilitychange", seeHere);
   seeHere();
 
-  let retry = 1000;
-  function connect() {
-    const ws = new WebSocket(wsBase + "/ws/presence/");
-    let timer = null;
-    ws.onopen = () => {
-      retry = 1000; timer = setInterval(() => ws.send(JSON.stringify({ type: "ping" })), 30000);
-      // A page listing players (data-presence-watch="id id ...") watches them.
+  // A page listing players (data-presence-watch="id id ...") watches them.
+  const presence = live("/ws/presence/", {
+    open() {
       const watched = document.querySelector("[data-presence-watch]");
       if (watched) {
         const players = watched.dataset.presenceWatch.split(" ").filter(Boolean).map(Number);
-        ws.send(JSON.stringify({ type: "presence.watch", players }));
+        presence.send({ type: "presence.watch", players });
       }
-    };
-    ws.onmessage = (e) => {
-      const msg = JSON.parse(e.data);
+    },
+    message(msg) {
       if (msg.type === "presence.count") {
         document.querySelectorAll("[data-presence-count]").forEach((el) => { el.textContent = msg.count; });
       } else if (msg.type === "presence.changed") {
@@ -164,13 +196,6 @@
         if (typeof msg.awaiting === "number") showGamesAwaiting(msg.awaiting);
         document.dispatchEvent(new CustomEvent("wordfall:games-changed", { detail: msg }));
       }
-    };
-    // Back off, with jitter so that the pages of a restarted server do not all return at once.
-    ws.onclose = (e) => {
-      clearInterval(timer);
-      if (e.code === SOCKETS_CAPPED) { socketsCapped(); return; }
-      setTimeout(connect, retry * (0.5 + Math.random())); retry = Math.min(retry * 2, 30000);
-    };
-  }
-  if ("WebSocket" in window) connect();
+    },
+  });
 })();

@@ -94,23 +94,13 @@
 
   document.addEventListener("wordfall:chat", (event) => handle(event.detail || {}));
 
-  if (panel.dataset.ws && "WebSocket" in window) {
-    let ws = null, retry = 1000;
-    const connect = () => {
-      ws = new WebSocket(window.Wordfall.wsUrl(panel.dataset.ws));
-      ws.onopen = () => { retry = 1000; ws.send(JSON.stringify({ type: "chat.join" })); };
-      ws.onmessage = (e) => { const msg = JSON.parse(e.data); if (msg.type.startsWith("chat.")) handle(msg); };
-      ws.onclose = (e) => {
-        if (e.code === 4401 || e.code === 4404) return;
-        if (e.code === Wordfall.SOCKETS_CAPPED) { Wordfall.socketsCapped(); return; }
-        setTimeout(connect, retry * (0.5 + Math.random())); retry = Math.min(retry * 2, 15000);
-      };
-    };
-    send = (message) => {
-      if (ws && ws.readyState === WebSocket.OPEN) { ws.send(JSON.stringify(message)); return true; }
-      return false;
-    };
-    connect();
+  if (panel.dataset.ws && window.Wordfall && window.Wordfall.live) {
+    const socket = window.Wordfall.live(panel.dataset.ws, {
+      longestWait: 15000,
+      open() { socket.send({ type: "chat.join" }); },
+      message(msg) { if (msg.type.startsWith("chat.")) handle(msg); },
+    });
+    send = socket.send;
   }
 
   form.addEventListener("submit", (event) => {

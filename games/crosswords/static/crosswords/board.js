@@ -892,30 +892,21 @@
 
   // -- live updates -----------------------------------------------------------------------
 
-  let retry = 1000;
   function connect() {
-    if (!("WebSocket" in window) || !window.Wordfall) return;
-    const ws = new WebSocket(Wordfall.wsUrl(root.dataset.wsPath));
-    let ping = null;
-    ws.onopen = () => {
-      retry = 1000; root.dataset.socket = "open";
-      ping = setInterval(() => ws.send(JSON.stringify({ type: "ping" })), 30000);
-    };
-    ws.onmessage = (e) => {
-      const msg = JSON.parse(e.data);
-      if ((msg.type === "moved" || msg.type === "hello") && area) {
-        if (String(msg.move_count) !== area.dataset.moveCount || (msg.status && msg.status !== area.dataset.status)
-            // A waiting game changes seats, a finished one gains a rematch: same count.
-            || (msg.type === "moved" && ["waiting", "finished"].includes(area.dataset.status))) {
-          refresh();
+    if (!window.Wordfall) return;
+    Wordfall.live(root.dataset.wsPath, {
+      open() { root.dataset.socket = "open"; },
+      closed() { root.dataset.socket = "closed"; },
+      message(msg) {
+        if ((msg.type === "moved" || msg.type === "hello") && area) {
+          if (String(msg.move_count) !== area.dataset.moveCount || (msg.status && msg.status !== area.dataset.status)
+              // A waiting game changes seats, a finished one gains a rematch: same count.
+              || (msg.type === "moved" && ["waiting", "finished"].includes(area.dataset.status))) {
+            refresh();
+          }
         }
-      }
-    };
-    ws.onclose = (e) => {
-      root.dataset.socket = "closed"; clearInterval(ping);
-      if (e.code === Wordfall.SOCKETS_CAPPED) { Wordfall.socketsCapped(); return; }
-      setTimeout(connect, retry); retry = Math.min(retry * 2, 30000);
-    };
+      },
+    });
   }
 
   init();

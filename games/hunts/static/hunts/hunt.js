@@ -16,16 +16,13 @@
   const typeForm = $("[data-type-form]");
   const typeInput = $("[data-type-input]");
   const resultsEl = $("[data-results]");
-  const wsBase = (location.protocol === "https:" ? "wss://" : "ws://") + location.host;
-
-  let ws = null;
+  let socket = null;
   let state = null;        // last "state" message
   let offset = 0;          // server clock minus ours, in ms
   let path = [];           // squares of the drag in progress, as [row, col]
   let dragging = false;
   let resultsFor = null;   // round id whose results are shown
   let nextId = 1;
-  let retry = 500;
   let queued = [];         // words typed during the 3-2-1, sent the moment play starts
 
   const serverNow = () => Date.now() + offset;
@@ -42,32 +39,29 @@
 
   // -- socket -------------------------------------------------------------------
 
+  // The server sends the whole table on connect, so the page catches up with whatever it
+  // missed; a round is short, so the page comes back sooner than others do.
+  const CLOSED = { gone: "no such table", "too many pages": "too many pages open", "signed out": "signed out" };
   function connect() {
     const conn = $("[data-connection]");
-    ws = new WebSocket(wsBase + root.dataset.ws);
-    let pinger = null;
-    ws.onopen = () => {
-      retry = 500; conn.textContent = "live"; conn.classList.add("ok");
-      pinger = setInterval(() => send({ type: "ping" }), 25000);
-      window.Wordfall.chatSend = send;  // chat/static/chat/chat.js writes over this socket
-      if (document.querySelector("[data-chat]")) send({ type: "chat.join" });
-    };
-    ws.onmessage = (event) => handle(JSON.parse(event.data));
-    ws.onclose = (event) => {
-      clearInterval(pinger); conn.classList.remove("ok");
-      if (event.code === 4404) { conn.textContent = "no such table"; return; }
-      if (event.code === Wordfall.SOCKETS_CAPPED) { conn.textContent = "too many pages open"; Wordfall.socketsCapped(); return; }
-      // The server sends the whole table on connect, so the page catches up with
-      // whatever it missed; jitter spreads the reconnects after a server restart.
-      conn.textContent = "reconnecting…";
-      setTimeout(connect, retry * (0.5 + Math.random())); retry = Math.min(retry * 2, 8000);
-    };
+    socket = window.Wordfall.live(root.dataset.ws, {
+      pingEvery: 25000,
+      firstWait: 500,
+      longestWait: 8000,
+      open() {
+        conn.textContent = "live"; conn.classList.add("ok");
+        window.Wordfall.chatSend = send;  // chat/static/chat/chat.js writes over this socket
+        if (document.querySelector("[data-chat]")) send({ type: "chat.join" });
+      },
+      message: handle,
+      closed(why) {
+        conn.classList.remove("ok");
+        conn.textContent = CLOSED[why] || "reconnecting…";
+      },
+    });
   }
 
-  function send(message) {
-    if (ws && ws.readyState === WebSocket.OPEN) { ws.send(JSON.stringify(message)); return true; }
-    return false;
-  }
+  const send = (message) => !!socket && socket.send(message);
 
   function handle(msg) {
     if (msg.type.startsWith("chat.")) {

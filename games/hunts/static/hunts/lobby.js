@@ -3,22 +3,11 @@
   "use strict";
   const list = document.querySelector("[data-lobby-tables]");
   if (!list) return;
-  const wsBase = (location.protocol === "https:" ? "wss://" : "ws://") + location.host;
-  let retry = 1000;
-  function connect() {
-    const ws = new WebSocket(wsBase + "/ws/hunts/lobby/");
-    ws.onopen = () => { retry = 1000; };
-    ws.onmessage = (event) => {
-      const msg = JSON.parse(event.data);
-      if (msg.type === "lobby.tables") list.innerHTML = msg.html;
-    };
-    // The list is sent whole on every connect; jitter spreads the reconnects of a restart.
-    ws.onclose = (e) => {
-      if (e.code === Wordfall.SOCKETS_CAPPED) { Wordfall.socketsCapped(); return; }
-      setTimeout(connect, retry * (0.5 + Math.random())); retry = Math.min(retry * 2, 15000);
-    };
-  }
-  connect();
+  // The list is sent whole on every connect.
+  Wordfall.live("/ws/hunts/lobby/", {
+    longestWait: 15000,
+    message(msg) { if (msg.type === "lobby.tables") list.innerHTML = msg.html; },
+  });
 
   // Show only the settings of the chosen game.
   const form = document.querySelector("[data-hunt-create]");

@@ -5,10 +5,7 @@
   "use strict";
   const panel = document.querySelector("[data-ranked]");
   if (!panel) return;
-  const wsBase = (location.protocol === "https:" ? "wss://" : "ws://") + location.host;
   let offset = 0; // server clock minus ours
-  let retry = 1000;
-  let ws = null;
 
   function tick() {
     const box = panel.querySelector("[data-ranked-waiting]");
@@ -26,11 +23,11 @@
     }
   }
 
-  function connect() {
-    ws = new WebSocket(wsBase + "/ws/hunts/queue/");
-    ws.onopen = () => { retry = 1000; };
-    ws.onmessage = (event) => {
-      const msg = JSON.parse(event.data);
+  // Pinged every 5 s: the queue counts a seeker as present while their page pings.
+  Wordfall.live("/ws/hunts/queue/", {
+    pingEvery: 5000,
+    longestWait: 10000,
+    message(msg) {
       if (msg.type === "queue.status") {
         offset = msg.server_now - Date.now();
         // Matched while this page was reconnecting: the match message was missed.
@@ -51,13 +48,6 @@
       } else if (msg.type === "error") {
         console.warn(msg.reason);
       }
-    };
-    ws.onclose = (e) => {
-      ws = null;
-      if (e.code === Wordfall.SOCKETS_CAPPED) { Wordfall.socketsCapped(); return; }
-      setTimeout(connect, retry); retry = Math.min(retry * 2, 10000);
-    };
-  }
-  setInterval(() => { if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "ping" })); }, 5000);
-  connect();
+    },
+  });
 })();

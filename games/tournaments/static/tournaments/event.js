@@ -4,29 +4,16 @@
 (function () {
   "use strict";
   const root = document.querySelector("[data-tournament-ws]");
-  if (!root || !("WebSocket" in window) || !window.Wordfall || !window.Wordfall.wsUrl) return;
-  let delay = 1000;
-
-  function connect() {
-    const ws = new WebSocket(window.Wordfall.wsUrl(root.dataset.tournamentWs));
-    ws.onopen = () => { delay = 1000; root.dataset.live = "open"; };
-    ws.onmessage = (event) => {
-      const message = JSON.parse(event.data);
+  if (!root || !window.Wordfall || !window.Wordfall.live) return;
+  window.Wordfall.live(root.dataset.tournamentWs, {
+    open() { root.dataset.live = "open"; },
+    closed() { root.dataset.live = "closed"; },
+    message(message) {
       if (message.type !== "tournament.standings") return;
       const live = document.getElementById("tournament-live");
       if (live) live.innerHTML = message.html;
-      if (root.dataset.status !== message.status) {
-        root.dataset.status = message.status;
-      }
+      root.dataset.status = message.status;
       root.dataset.round = message.round;
-    };
-    ws.onclose = (e) => {
-      root.dataset.live = "closed";
-      if (e.code === window.Wordfall.SOCKETS_CAPPED) { window.Wordfall.socketsCapped(); return; }
-      if (e.code === 4404) return;
-      setTimeout(connect, delay);
-      delay = Math.min(delay * 2, 30000);
-    };
-  }
-  connect();
+    },
+  });
 })();

@@ -14,11 +14,11 @@
   const table = $("[data-table]");
   if (!table) {
     // A game waiting for its seats: reload when someone joins, declines or it starts.
-    if ("WebSocket" in window && window.Wordfall && window.Wordfall.wsUrl) {
-      const ws = new WebSocket(window.Wordfall.wsUrl(root.dataset.wsPath));
-      ws.addEventListener("message", (e) => {
-        const data = JSON.parse(e.data);
-        if (data.type === "moved" || (data.type === "hello" && data.status !== view.status)) window.location.reload();
+    if (window.Wordfall && window.Wordfall.live) {
+      window.Wordfall.live(root.dataset.wsPath, {
+        message(data) {
+          if (data.type === "moved" || (data.type === "hello" && data.status !== view.status)) window.location.reload();
+        },
       });
     }
     return;
@@ -667,16 +667,12 @@
 
   // -- live updates ---------------------------------------------------------------------------
   function connect() {
-    if (!("WebSocket" in window) || !window.Wordfall || !window.Wordfall.wsUrl) return;
-    const ws = new WebSocket(window.Wordfall.wsUrl(root.dataset.wsPath));
-    ws.addEventListener("message", (e) => {
-      const data = JSON.parse(e.data);
-      if ((data.type === "moved" || data.type === "hello") && data.move_count !== view.move_count) refresh();
-      else if (data.type === "moved" && data.status !== view.status) refresh();
-    });
-    ws.addEventListener("close", (e) => {
-      if (e.code === Wordfall.SOCKETS_CAPPED) { Wordfall.socketsCapped(); return; }
-      if (e.code !== 4404 && e.code !== 4401) setTimeout(connect, 2000);
+    if (!window.Wordfall || !window.Wordfall.live) return;
+    window.Wordfall.live(root.dataset.wsPath, {
+      message(data) {
+        if ((data.type === "moved" || data.type === "hello") && data.move_count !== view.move_count) refresh();
+        else if (data.type === "moved" && data.status !== view.status) refresh();
+      },
     });
   }
 
