@@ -29,6 +29,7 @@ class GameSettingsForm(forms.Form):
         super().__init__(*args, prefix=pool.code, **kwargs)
         self.kind, self.pool = kind, pool
         self.game = f"{kind.code}:{pool.code}"
+        self.formats = kind.tournament_settings.formats
         self.fields.update(kind.tournament_settings.fields(pool.code))
 
 

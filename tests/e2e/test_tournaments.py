@@ -96,8 +96,9 @@ def test_a_director_pairs_a_round_and_both_players_see_their_game(new_page, make
 
 
 def test_a_director_picks_the_games_settings_from_the_games_choices(new_page, make_user):
-    """On the new-event form only the chosen game's settings show; choosing Word Rampage
-    shows its word lists and round lengths, and the event is created with those picked."""
+    """On the new-event form only the chosen game's settings and the formats it suits
+    show; choosing Word Rampage shows its word lists and round lengths and makes the
+    event an arena, and the event is created with those picked."""
     director = make_user("director")
     director.groups.add(Group.objects.get_or_create(name=services.DIRECTORS_GROUP)[0])
     page = new_page()
@@ -109,8 +110,11 @@ def test_a_director_picks_the_games_settings_from_the_games_choices(new_page, ma
     expect(grid).to_be_visible()
     expect(rampage).to_be_hidden()
     page.get_by_label("Name").fill("Rampage hour")
-    page.get_by_label("Format").select_option("arena")
+    page.get_by_label("Format").select_option("swiss")
+    expect(page.locator('#id_format option[value="arena"]')).to_be_disabled()
     page.locator("#id_game").select_option("hunt:rampage")
+    expect(page.get_by_label("Format")).to_have_value("arena")
+    expect(page.locator('#id_format option[value="swiss"]')).to_be_disabled()
     page.locator("#id_minutes").fill("60")
     expect(grid).to_be_hidden()
     expect(rampage).to_be_visible()
