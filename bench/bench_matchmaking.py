@@ -15,7 +15,7 @@ locked, matcher, decided players reserved): the idle pass over 2,000 rows; the p
 decides the steady queue's ~500 tables and leaves their seating to tasks (what the beat
 task runs); and the same tables seated one after another in the pass (each through the
 table and round services, its board generated and its round started), as total time and
-per table.
+per table, with the queries per table (the pass's, its one lobby refresh shared out).
 
 The database part needs PostgreSQL and Redis (server mode). It uses its own database,
 $BENCH_DATABASE_URL (default ``postgres://postgres@127.0.0.1:5432/wg_bench_match``, created
@@ -87,6 +87,7 @@ def with_database(count: int) -> None:
     from datetime import timedelta
 
     from django.contrib.auth import get_user_model
+    from django.db import connection
     from django.utils import timezone
 
     from config.celery import app
@@ -127,15 +128,22 @@ def with_database(count: int) -> None:
             f"{report.decided} tables (seating left to one task per table, as the beat task does)"
         )
         QueueEntry.objects.filter(user__in=users).update(reserved_until=None)
+        queries = [0]
+
+        def counted(execute, sql, params, many, context):
+            queries[0] += 1
+            return execute(sql, params, many, context)
+
         start, cpu = time.perf_counter(), time.process_time()
-        report = matchmaking.match_pool(pool="rampage", now=now)
+        with connection.execute_wrapper(counted):
+            report = matchmaking.match_pool(pool="rampage", now=now)
         seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
         tables = len(report.tables)
         print(
             f"db   steady {count} queued: {seconds * 1000:7.0f} ms for the pass seating {tables} tables "
             f"({seconds * 1000 / max(tables, 1):.1f} ms per table, boards and rounds included; this process's "
-            f"CPU {cpu * 1000 / max(tables, 1):.1f} ms per table) [budget <= 100 ms per table]; "
-            f"{report.waiting} left waiting"
+            f"CPU {cpu * 1000 / max(tables, 1):.1f} ms per table, {queries[0] / max(tables, 1):.1f} queries per "
+            f"table) [budget <= 100 ms per table]; {report.waiting} left waiting"
         )
     finally:
         User.objects.filter(username__startswith=f"{run}-").delete()

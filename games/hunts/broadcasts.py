@@ -15,7 +15,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.template.loader import render_to_string
 
-from config.realtime import broadcast, encoded
+from config.realtime import broadcast, broadcast_many, broadcast_many_on_commit, encoded
 from games.hunts import selectors, tasks  # tasks queue back into the services, which tell through here
 from games.hunts.bot_profiles import first_turn_delay
 from games.hunts.models import FoundWord, Game, HuntTable
@@ -108,10 +108,13 @@ def send_table_state(table_id: int, before: dict | None = None) -> None:
     private = selectors.private_players(state)
     before_text = encoded(before)["text"] if before is not None else None
     event = {"type": "table.state", "before": before_text, "private": private}
-    broadcast(table_group(table_id), {**event, "state": selectors.private_state(state, None)})
+    # One send for the table's group and each Classic player's own (a round of four
+    # started or ended is five messages), not a round trip each.
+    sends = [(table_group(table_id), {**event, "state": selectors.private_state(state, None)})]
     for user_id in private:
         own = selectors.private_state(state, user_id)
-        broadcast(player_group(table_id, user_id), {**event, "own": True, "state": own})
+        sends.append((player_group(table_id, user_id), {**event, "own": True, "state": own}))
+    broadcast_many(sends)
 
 
 @dataclass(frozen=True)
@@ -266,10 +269,7 @@ def tables_decided(pool: str, tables: list[list[int]], *, kept) -> None:
 
 
 def queue_matched(user_ids: list[int], table_url: str) -> None:
-    """Send each matched player's open lobby pages to their new table."""
-
-    def send() -> None:
-        for user_id in user_ids:
-            broadcast(queue_group(user_id), {"type": "queue.matched", "url": table_url})
-
-    transaction.on_commit(send)
+    """Send each matched player's open lobby pages to their new table: one send for the
+    table's players together."""
+    matched = {"type": "queue.matched", "url": table_url}
+    broadcast_many_on_commit([(queue_group(user_id), matched) for user_id in user_ids])

@@ -324,12 +324,17 @@ def rules_of(game_round: HuntRound) -> hunt.HuntRules:
 
 def open_ranked_seats(user, exclude_table_id: int | None = None):
     """``user``'s seats at ranked tables not closed (but ``exclude_table_id``'s)."""
-    seats = HuntSeat.objects.filter(user_id=user.pk, left_at__isnull=True, table__ranked=True).exclude(
-        table__status=TableStatus.CLOSED
-    )
+    seats = open_ranked_seats_of([user.pk])
     if exclude_table_id is not None:
         seats = seats.exclude(table_id=exclude_table_id)
     return seats
+
+
+def open_ranked_seats_of(user_ids):
+    """The seats of the players ``user_ids`` at ranked tables not closed."""
+    return HuntSeat.objects.filter(user_id__in=list(user_ids), left_at__isnull=True, table__ranked=True).exclude(
+        table__status=TableStatus.CLOSED
+    )
 
 
 def queue_counts() -> dict[str, int]:

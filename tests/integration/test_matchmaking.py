@@ -457,3 +457,62 @@ def test_a_pass_seating_tables_refreshes_the_lobby_once(make_user):
     assert len(report.tables) == 2
     assert len(lobbies) == 1
     assert all(f'/hunts/{table}/"' in lobbies[0]["html"] for table in report.tables), lobbies[0]["html"][:500]
+
+
+# --------------------------------------------------------------------------- seating in one pass
+
+
+def test_an_arranged_ranked_table_checks_all_its_players_at_once(make_user):
+    """A ranked table arranged for several players (the queue's, an arena's) is refused,
+    changing nothing, if any of them waits in a queue or plays a ranked round elsewhere;
+    their seats at ranked tables between rounds are given up."""
+    ann, bob, cy, dee = (make_user(name) for name in ("ann", "bob", "cy", "dee"))
+    first = services.table_arrange(players=[ann, bob], ranked=True)
+    with pytest.raises(services.Refused, match=f"seated at ranked table {first.table_id}; finish"):
+        services.table_arrange(players=[cy, bob], ranked=True)
+    services.queue_join(user=dee, pool="classic4")
+    with pytest.raises(services.Refused, match="waiting in the Classic 4×4 ranked queue"):
+        services.table_arrange(players=[cy, dee], ranked=True)
+    assert HuntTable.objects.count() == 1 and seated(cy) == []
+    services.round_end(round_id=first.pk, now=first.deadline)
+    second = services.table_arrange(players=[cy, ann, bob], ranked=True)
+    assert [table_of(player).pk for player in (ann, bob, cy)] == [second.table_id] * 3
+    assert list(second.table.seats.values_list("user_id", "position")) == [(cy.pk, 0), (ann.pk, 1), (bob.pk, 2)]
+
+
+def _seating_cost(make_user, ratings) -> tuple[int, list[list[str]]]:
+    """Seat one decided table of ``ratings``' players as a ``seat_ranked`` task does: the
+    queries of its transaction, and the groups of each channel-layer send after it."""
+    from django.test.utils import CaptureQueriesContext
+
+    from config import realtime
+
+    now = timezone.now()
+    players = [player.pk for player in queue(make_user, "rampage", *ratings, waited=10, now=now)]
+    sends = []
+    real_send = realtime._group_send_many  # every channel-layer send goes through it
+
+    async def counted(batch):
+        sends.append(sorted(group for group, _ in batch))
+        await real_send(batch)
+
+    with mock.patch.object(realtime, "_group_send_many", counted), CaptureQueriesContext(connection) as captured:
+        assert matchmaking.seat_decided(pool="rampage", players=players, now=now) is not None
+    statements = [query["sql"] for query in captured.captured_queries]
+    return statements.index("COMMIT") - statements.index("BEGIN") - 1, sends
+
+
+@pytest.mark.django_db(transaction=True)
+def test_seating_a_table_of_four_is_one_pass(make_user):
+    """Four players are seated for the queries of two (their rows locked, checked and
+    seated together), and each kind of news goes in one send for them all: a seating
+    costs the same however many sit, where a join per player took about 65 queries and
+    ten sends for four."""
+    two, _ = _seating_cost(make_user, (1500, 1505))
+    four, sends = _seating_cost(make_user, (1500, 1505, 1510, 1515))
+    assert four == two and four <= 20, (two, four)
+    assert len(sends) == 4, sends  # the table's state, the lobby, My games, the lobby pages
+    assert not QueueEntry.objects.exists()
+    for prefix in ("user.", "hunts.queue.user."):  # My games; the lobby pages sent to the table
+        batches = [batch for batch in sends if any(group.startswith(prefix) for group in batch)]
+        assert len(batches) == 1 and len([g for g in batches[0] if g.startswith(prefix)]) == 4, sends

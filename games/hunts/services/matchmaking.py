@@ -10,7 +10,8 @@ Invariants, each held by the database:
 - A player is in at most one queue: ``QueueEntry.user`` is unique.
 - A queued player holds no seat at a ranked table, and a player holds at most one seat at
   an open ranked table. Every way into either (joining the queue, sitting at a ranked
-  table) locks the player's user row first and checks (``ranked_seat_problem``).
+  table) locks the player's user row first and checks (``ranked_seat_problem``; the
+  players of an arranged table all at once, ``table_arrange``).
 - A queue entry is deleted in the transaction that seats its player. A pass locks the
   entries it reads (``FOR UPDATE SKIP LOCKED``) and decides holding the pool's advisory
   lock (transaction-scoped), so two matchers running at once never seat one player twice:
