@@ -88,7 +88,12 @@ class _Automaton:
         self.first, self.targets, self.text, self.node_letters = first, targets, text, node_letters
         self.n_final, self.root = n_final, root
 
+    # Every index below stays in range by the tables' shape, which loading checks
+    # (``Lexicon.from_bytes``: first rising from 0 to the edge count, targets below the
+    # node count, the root a node), so the compiled walk checks no index.
     @cython.ccall
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
     @cython.locals(word=str, node=cython.Py_ssize_t, i=cython.Py_ssize_t, end=cython.Py_ssize_t, letter=cython.Py_UCS4)
     def contains(self, word) -> bool:
         """True if ``word`` (a non-empty str) is a word."""
