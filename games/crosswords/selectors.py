@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property, lru_cache
 
+from django.contrib.auth import get_user_model
 from django.db.models import F, OuterRef, Subquery
 from django.utils import timezone
 
@@ -240,15 +241,15 @@ class GameRow:
         return ", ".join(names)
 
 
+def _row(game: Game, seats: list[Seat], user, now: datetime) -> GameRow:
+    mine = next((s for s in seats if s.user_id == user.pk), None)
+    left = (game.deadline - now).total_seconds() if game.deadline else None
+    return GameRow(game, seats, mine, left)
+
+
 def _rows(games, user) -> list[GameRow]:
     now = timezone.now()
-    rows = []
-    for game in games:
-        seats = list(game.seats.all())
-        mine = next((s for s in seats if s.user_id == user.pk), None)
-        left = (game.deadline - now).total_seconds() if game.deadline else None
-        rows.append(GameRow(game, seats, mine, left))
-    return rows
+    return [_row(game, list(game.seats.all()), user, now) for game in games]
 
 
 def my_games(*, user) -> dict[str, list[GameRow]]:
@@ -280,14 +281,27 @@ def open_seeks(*, user) -> list[GameRow]:
     return _rows(games, user)
 
 
-def finished_games(*, user, limit: int = 10) -> list[GameRow]:
-    """``user``'s latest finished games (their profile)."""
-    games = (
-        Game.objects.filter(status=Status.FINISHED, seats__user=user)
-        .prefetch_related("seats__user")
-        .order_by("-finished_at")[:limit]
-    )
-    return _rows(games, user)
+def finished_seats(*, user, limit: int = 10) -> list[tuple[Game, list[Seat]]]:
+    """``user``'s latest finished games, each with its seats but not their players: what a
+    profile keeps until the next game of theirs finishes (``seated_rows`` reads the names)."""
+    games = list(Game.objects.filter(status=Status.FINISHED, seats__user=user).order_by("-finished_at")[:limit])
+    seats: dict[int, list[Seat]] = {game.pk: [] for game in games}
+    for seat in Seat.objects.filter(game__in=games).order_by("game_id", "index"):
+        seats[seat.game_id].append(seat)
+    return [(game, seats[game.pk]) for game in games]
+
+
+def seated_rows(games: list[tuple[Game, list[Seat]]], *, user) -> list[GameRow]:
+    """Rows of ``games`` (each with its seats, as ``finished_seats`` gives them) for ``user``,
+    each seat's player read now (one query): a new display name shows, and so does a
+    deleted account's."""
+    players = get_user_model().objects.in_bulk({seat.user_id for _, seats in games for seat in seats if seat.user_id})
+    now = timezone.now()
+    for _, seats in games:
+        for seat in seats:
+            if seat.user_id in players:
+                seat.user = players[seat.user_id]
+    return [_row(game, seats, user, now) for game, seats in games]
 
 
 # -- one game ---------------------------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.db.models import Avg, Count, Exists, F, OuterRef, Q, Subquery
 
 from games import registry
+from games.ratings import summaries
 
 from .models import Move, MoveKind, Seat, Status, pool_of
 
@@ -58,15 +59,24 @@ def opponents(user) -> dict[int, tuple[int, int, int]]:
     return {row["user_id"]: (row["games"], row["wins"], row["draws"]) for row in rows}
 
 
-def best_plays(user, viewer) -> registry.Card:
-    """The highest-scoring play ``user`` made in a game that was not cancelled."""
-    play = (
+def _best_play(user) -> Move | None:
+    return (
         Move.objects.filter(kind=MoveKind.PLACE, game__seats__user=user, game__seats__index=F("seat"))
         .exclude(game__status=Status.CANCELLED)
         .select_related("game")
         .order_by("-score", "created_at")
         .first()
     )
+
+
+def best_plays(user, viewer) -> registry.Card:
+    """The highest-scoring play ``user`` made in a game that was not cancelled.
+
+    Kept with the player's statistics and their plays (``summaries.kept``): a game still
+    in play counts, so each move of theirs replaces it (``services.moves``). Every viewer
+    sees the same play.
+    """
+    play = summaries.kept(user, "crossword-best:1", lambda: _best_play(user), plays=True)
     return registry.Card("crosswords/_best_plays.html", {"best_crossword_play": play})
 
 

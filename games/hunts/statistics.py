@@ -12,10 +12,11 @@ from django.db.models import Avg, Count, F, OuterRef, Q, Subquery
 from django.db.models.functions import Length
 
 from games import registry
+from games.ratings import summaries
 
 from .models import FoundWord, RoundPlayer, RoundStatus
 from .pools import RULES, hunt_pool
-from .secrecy import secret_challenges
+from .secrecy import secret_challenges, today
 
 
 def _rows(user):
@@ -60,15 +61,37 @@ def opponents(user) -> dict[int, tuple[int, int, int]]:
     return {row["user_id"]: (row["games"], row["wins"], row["draws"]) for row in rows}
 
 
-def best_plays(user, viewer) -> registry.Card:
-    """The highest-scoring and the longest word ``user`` kept, as ``viewer`` may see them."""
-    words = (
-        FoundWord.objects.filter(user=user, crossed_off=False, round__status=RoundStatus.FINISHED)
-        .exclude(round__table__daily__in=secret_challenges(viewer))
-        .select_related("round")
-    )
+def _kept_words(user):
+    return FoundWord.objects.filter(user=user, crossed_off=False, round__status=RoundStatus.FINISHED)
+
+
+def _best_words(user, viewer) -> tuple[FoundWord | None, FoundWord | None]:
+    words = _kept_words(user).exclude(round__table__daily__in=secret_challenges(viewer)).select_related("round")
     best = words.order_by("-points", "found_at").first()
     longest = words.annotate(letters=Length("word")).order_by("-letters", "-points", "found_at").first()
+    return best, longest
+
+
+def _for_a_stranger(user) -> tuple[tuple, list[int]]:
+    """The best words a stranger may see, and the daily challenges still secret from a
+    stranger in which ``user`` kept words."""
+    secret = secret_challenges(None).filter(pk__in=_kept_words(user).values("round__table__daily"))
+    return _best_words(user, None), list(secret.values_list("pk", flat=True))
+
+
+def best_plays(user, viewer) -> registry.Card:
+    """The highest-scoring and the longest word ``user`` kept, as ``viewer`` may see them.
+
+    What a stranger may see is kept with the player's statistics for the day
+    (``summaries.kept``: only a finished round of theirs changes it, and the day's end,
+    which ends its dailies' secrecy), with the dailies of theirs still secret from a
+    stranger. A viewer from whom those are all secret too sees the same; one who may see
+    one of them (they have played it, or it is their own) has the words read for them.
+    """
+    stranger, secret = summaries.kept(user, f"hunt-best:1:{today()}", lambda: _for_a_stranger(user))
+    best, longest = stranger
+    if secret and secret_challenges(viewer).filter(pk__in=secret).count() < len(secret):
+        best, longest = _best_words(user, viewer)
     return registry.Card("hunts/_best_plays.html", {"best_hunt_word": best, "longest_hunt_word": longest})
 
 

@@ -14,6 +14,11 @@ A reader that computed the statistics just before a change stores them under the
 version, which nobody reads again. Opponents are kept as ids and counts: their names are
 read on every view, so a renamed (or deleted) opponent shows as they are now. The entries
 expire (``KEEP_SECONDS``), so profiles nobody views leave the cache.
+
+The game kinds keep their own parts of the profile under the same version (``kept``):
+the latest finished games, the best plays. A kind whose best plays count games still in
+play keeps them under the player's plays too, which each move of theirs replaces
+(``forget_plays``).
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable
 from dataclasses import replace
+from typing import TypeVar
 
 from django.core.cache import cache
 from django.db import transaction
@@ -29,10 +35,39 @@ from . import stats
 
 KEEP_SECONDS = 15 * 60
 _EVERYONE = "profile-stats:generation"
+_MISSING = object()
+T = TypeVar("T")
 
 
 def _version_key(user_id: int) -> str:
     return f"profile-stats:version:{user_id}"
+
+
+def _plays_key(user_id: int) -> str:
+    return f"profile-stats:plays:{user_id}"
+
+
+def _versions(keys: tuple[str, ...]) -> tuple[str, ...]:
+    """The versions named ``keys``: one round trip once they are set."""
+    found = cache.get_many(keys)
+    return tuple(found.get(key) or cache.get_or_set(key, uuid.uuid4().hex, None) for key in keys)
+
+
+def kept(player, part: str, read: Callable[[], T], *, plays: bool = False) -> T:
+    """``read()``, something of ``player``'s games, from the cache while the player's
+    version is current (and, with ``plays``, their plays: it counts games still in play);
+    ``part`` names it and the shape it is kept in (a new shape, a new name).
+
+    Keep only what those events change: what changes otherwise is read or said at each
+    view (a name, how long ago, what a viewer may see).
+    """
+    keys = (_EVERYONE, _version_key(player.pk)) + ((_plays_key(player.pk),) if plays else ())
+    key = ":".join(("profile-stats", part, str(player.pk), *_versions(keys)))
+    found = cache.get(key, _MISSING)
+    if found is _MISSING:
+        found = read()
+        cache.set(key, found, KEEP_SECONDS)
+    return found
 
 
 def statistics(player, chart: Callable[[stats.PoolStats], str] | None = None) -> tuple[list, list]:
@@ -43,18 +78,15 @@ def statistics(player, chart: Callable[[stats.PoolStats], str] | None = None) ->
     as each pool's ``chart`` in place of its history: a chart names nobody, and drawing
     a point per rated game cost most of a kept profile's time.
     """
-    generation = cache.get_or_set(_EVERYONE, uuid.uuid4().hex, None)
-    version = cache.get_or_set(_version_key(player.pk), uuid.uuid4().hex, None)
-    # 3: charts drawn; the start of each key names the shape of what it keeps.
-    key = f"profile-stats:{3 if chart else 2}:{player.pk}:{generation}:{version}"
-    kept = cache.get(key)
-    if kept is None:
+
+    def read():
         pools = stats.pool_stats(player)
         if chart is not None:
             pools = [replace(pool, chart=chart(pool) if pool.history else "", history=[]) for pool in pools]
-        kept = (pools, stats.opponent_records(player))
-        cache.set(key, kept, KEEP_SECONDS)
-    pools, records = kept
+        return pools, stats.opponent_records(player)
+
+    # 3: charts drawn; the start of each key names the shape of what it keeps.
+    pools, records = kept(player, "3" if chart else "2", read)
     return pools, stats.named(records)
 
 
@@ -63,6 +95,14 @@ def forget_players(user_ids) -> None:
     user_ids = [user_id for user_id in user_ids if user_id is not None]
     if user_ids:
         transaction.on_commit(lambda: cache.set_many({_version_key(pk): uuid.uuid4().hex for pk in user_ids}, None))
+
+
+def forget_plays(user_ids) -> None:
+    """What these players' moves change (best plays that count games still in play) is out
+    of date once the current transaction commits."""
+    user_ids = [user_id for user_id in user_ids if user_id is not None]
+    if user_ids:
+        transaction.on_commit(lambda: cache.set_many({_plays_key(pk): uuid.uuid4().hex for pk in user_ids}, None))
 
 
 def forget_everyone() -> None:

@@ -3,6 +3,7 @@ player's history. A few queries each, whatever the number of players."""
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -27,12 +28,33 @@ class Line:
 
     @property
     def rank_text(self) -> str:
-        suffix = "th" if 10 <= self.rank % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(self.rank % 10, "th")
-        return f"{self.rank}{suffix}"
+        return rank_text(self.rank)
 
     @property
     def points_text(self) -> str:
         return points_text(self.points)
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where an entry stands in its event's standings: what a player's history shows."""
+
+    rank: int
+    points: Fraction | int
+
+    @property
+    def rank_text(self) -> str:
+        return rank_text(self.rank)
+
+    @property
+    def points_text(self) -> str:
+        return points_text(self.points)
+
+
+def rank_text(rank: int) -> str:
+    """A rank as people write it: 1st, 2nd, 11th."""
+    suffix = "th" if 10 <= rank % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(rank % 10, "th")
+    return f"{rank}{suffix}"
 
 
 def points_text(points) -> str:
@@ -202,18 +224,57 @@ def my_game(tournament: Tournament, user) -> Pairing | None:
 
 
 def history(user, *, limit: int = 20) -> list[dict]:
-    """The events ``user`` entered, latest first: each with where they stand or finished."""
+    """The events ``user`` entered, latest first: each with where they stand or finished
+    (a ``Place``)."""
     entries = list(
         Entry.objects.filter(user_id=user.pk)
         .select_related("tournament")
         .exclude(tournament__status=Status.CANCELLED)
         .order_by("-tournament__starts_at", "-pk")[:limit]
     )
-    result = []
-    for entry in entries:
-        line = next((line for line in standings(entry.tournament) if line.entry.pk == entry.pk), None)
-        result.append({"tournament": entry.tournament, "line": line})
-    return result
+    kept = places([entry.tournament for entry in entries])
+    return [{"tournament": entry.tournament, "line": kept[entry.tournament_id].get(entry.pk)} for entry in entries]
+
+
+# Each event's places are kept under a version of the event that every change replaces
+# (``forget_places``, from ``services.changed``, after the change commits): a player's
+# history shows ten events, each of whose standings reads its entries and every game. A
+# reader that computed them just before a change keeps them under the old version, which
+# nobody reads again; they expire, so events nobody looks at leave the cache.
+PLACES_SECONDS = 15 * 60
+
+
+def _version_key(tournament_id: int) -> str:
+    return f"tournament:{tournament_id}:version"
+
+
+def places(tournaments) -> dict[int, dict[int, Place]]:
+    """Each of ``tournaments``' places by entry id (tournament id -> entry id -> Place),
+    from the cache while current: two round trips to it, and the standings of each event
+    not kept."""
+    ids = list(dict.fromkeys(tournament.pk for tournament in tournaments))
+    if not ids:
+        return {}
+    versions = cache.get_many([_version_key(pk) for pk in ids])
+    keys = {
+        pk: f"tournament:{pk}:places:"
+        + (versions.get(_version_key(pk)) or cache.get_or_set(_version_key(pk), uuid.uuid4().hex, None))
+        for pk in ids
+    }
+    found = cache.get_many(list(keys.values()))
+    fresh = {}
+    for tournament in tournaments:
+        key = keys[tournament.pk]
+        if key not in found:
+            found[key] = fresh[key] = {line.entry.pk: Place(line.rank, line.points) for line in standings(tournament)}
+    if fresh:
+        cache.set_many(fresh, PLACES_SECONDS)
+    return {pk: found[key] for pk, key in keys.items()}
+
+
+def forget_places(tournament_id: int) -> None:
+    """The event's kept places are out of date (call it once the change has committed)."""
+    cache.set(_version_key(tournament_id), uuid.uuid4().hex, None)
 
 
 def games_of(entry: Entry) -> list[PairingPlayer]:

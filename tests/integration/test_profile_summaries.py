@@ -1,4 +1,5 @@
-"""A profile's statistics are read once, then kept until a game of the player finishes or ratings move."""
+"""A profile's statistics and game sections are read once, then kept until a game of the player
+finishes or ratings move; names, and what a viewer may see, are read at each view."""
 
 from __future__ import annotations
 
@@ -10,6 +11,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.player_data import account_delete
+from games.crosswords import selectors as crossword_selectors
+from games.crosswords import services as crosswords
+from games.engine import movegen
 from games.ratings import services
 from tests.integration.test_ratings_views import ranked_round, ranked_table
 
@@ -103,3 +107,89 @@ def test_a_kept_profile_draws_no_chart_again(client, make_user, committed):
     assert "ratings/_chart.html" not in [t.name for t in second.templates]
     chart = re.search(r'<figure class="rating-chart".*?</figure>', first.content.decode(), re.S).group(0)
     assert "<circle" in chart and chart in second.content.decode()
+
+
+# --------------------------------------------------------------------------- the game sections
+
+DAY = 86400
+
+
+def section(page: str, heading: str) -> str:
+    """The profile section whose heading has the id ``heading``."""
+    return re.search(rf'<section[^>]*aria-labelledby="{heading}".*?</section>', page, re.S).group(0)
+
+
+def crossword_duel(ann, bob):
+    """A Word Grid game of ann's against bob, started: ann to move."""
+    game = crosswords.game_create(creator=ann, variant="wordgrid", seconds_per_move=DAY, invitees=[bob])
+    crosswords.game_accept(game_id=game.pk, player=bob)
+    game.refresh_from_db()
+    return game
+
+
+def test_the_recent_hunts_are_kept_until_the_next_round_ends(client, make_user, committed):
+    """A second view reads no round; a round that ends shows at the next view, with the
+    totals, and its rating change once the update is applied."""
+    ann, bob = make_user("ann"), make_user("bob")
+    table = ranked_table(ann, bob)
+    with committed():
+        ranked_round(ann, bob, ann_words=("cats", "cat"), bob_words=("ore",), table=table)
+        services.ratings_apply(pool="rampage")
+    first, page = view(client, "ann")
+    assert "1 round, 1 win" in section(page, "hunts-heading")
+    with CaptureQueriesContext(connection) as kept:
+        view(client, "ann")
+    assert not [query for query in kept.captured_queries if "hunts_roundplayer" in query["sql"]]
+
+    with committed():
+        second = ranked_round(ann, bob, ann_words=("ding",), bob_words=("ore", "cat", "cats"), table=table)
+    hunts = section(view(client, "ann")[1], "hunts-heading")
+    assert "2 rounds, 1 win" in hunts and reverse("hunts:round", args=[second.pk]) in hunts
+    assert 'data-rating-change="pending"' in hunts
+    with committed():
+        services.ratings_apply(pool="rampage")
+    assert 'data-rating-change="pending"' not in section(view(client, "ann")[1], "hunts-heading")
+
+
+def test_the_crossword_games_are_kept_until_the_next_ends_with_names_as_they_are_now(client, make_user, committed):
+    """ann's kept list of finished games names bob as he is now (renamed, then deleted),
+    and shows her next finished game at the next view."""
+    ann, bob = make_user("ann"), make_user("bob", display_name="Bob Old")
+    with committed():
+        first = crossword_duel(ann, bob)
+        crosswords.game_resign(game_id=first.pk, player=bob)
+    games = section(view(client, "ann")[1], "crossword-games-heading")
+    assert f"/games/{first.pk}/" in games and "Bob Old" in games
+    with CaptureQueriesContext(connection) as kept:
+        view(client, "ann")
+    assert not [query for query in kept.captured_queries if "crosswords_seat" in query["sql"]]
+
+    bob.display_name = "Bob New"
+    bob.save()
+    games = section(view(client, "ann")[1], "crossword-games-heading")
+    assert "Bob New" in games and "Bob Old" not in games
+
+    with committed():
+        second = crossword_duel(ann, bob)
+        crosswords.game_resign(game_id=second.pk, player=ann)
+    games = section(view(client, "ann")[1], "crossword-games-heading")
+    assert f"/games/{second.pk}/" in games and f"/games/{first.pk}/" in games
+
+    with committed():
+        account_delete(user=bob)
+    games = section(view(client, "ann")[1], "crossword-games-heading")
+    assert "deleted player" in games and "Bob New" not in games
+
+
+def test_a_move_in_a_game_still_in_play_is_the_kept_best_play_at_the_next_view(client, make_user, committed):
+    """The best crossword play counts games in play: ann's first play shows at the next
+    view of her kept profile, before the game ends."""
+    ann, bob = make_user("ann"), make_user("bob")
+    game = crossword_duel(ann, bob)
+    assert "Highest crossword play" not in view(client, "ann")[1]
+    state = crossword_selectors.engine_state(game)
+    play = movegen.best(state.board, state.racks[0], state.variant, state.lexicon)
+    with committed():
+        crosswords.game_play(game_id=game.pk, player=ann, placement=play.placement, move_count=0)
+    page = view(client, "ann")[1]
+    assert "Highest crossword play" in page and f"{play.score} points" in page

@@ -12,6 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from games.crosswords import services as crosswords
 from games.tournaments import services
 from games.tournaments.broadcasts import standings_send
 from games.tournaments.models import DirectorAction, Entry, Round, Tournament
@@ -178,6 +179,47 @@ def test_the_profile_shows_tournament_history(client, director, make_user):
     services.entry_register(tournament_id=tournament.pk, user=ann)
     page = client.get(reverse("profile", args=["ann"])).content.decode()
     assert "data-tournament-history" in page and "Spring Swiss" in page
+
+
+@pytest.mark.django_db
+def test_a_kept_tournament_history_shows_each_result_as_it_lands(
+    client, director, make_user, django_capture_on_commit_callbacks
+):
+    """Where a player stands is kept with the event until it changes: a game's result and
+    a director's correction each show at the next view of the players' profiles."""
+    ann, bob = make_user("ann"), make_user("bob")
+
+    def history(name: str) -> str:
+        page = client.get(reverse("profile", args=[name])).content.decode()
+        return page[page.index("data-tournament-history") :]
+
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament = new_event(director, name="Spring Swiss", rounds=1)
+        for player in (ann, bob):
+            services.entry_register(tournament_id=tournament.pk, user=player)
+        services.tournament_start(tournament_id=tournament.pk, by=director)
+    assert "with 0 points" in history("ann") and "with 0 points" in history("bob")
+    with CaptureQueriesContext(connection) as kept:
+        history("ann")
+    assert not [query for query in kept.captured_queries if "tournaments_pairingplayer" in query["sql"]]
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.pairing_start(pairing_id=tournament.pairings.get().pk)
+    pairing = tournament.pairings.get()
+    second = pairing.players.get(seat=1).entry.user
+    with django_capture_on_commit_callbacks(execute=True):
+        crosswords.game_resign(game_id=pairing.game_id, player=second)
+    first = ann if second == bob else bob
+    assert "1st with 1 point<" in history(first.username) and "2nd with 0 points" in history(second.username)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.result_correct(
+            pairing_id=pairing.pk,
+            by=director,
+            points=dict.fromkeys(pairing.players.values_list("entry_id", flat=True), 1),
+            reason="agreed draw",
+        )
+    assert "1st with ½ point" in history(first.username)
 
 
 # --------------------------------------------------------------------------- API

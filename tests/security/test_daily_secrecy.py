@@ -60,3 +60,28 @@ def test_a_player_who_has_only_started_the_board_has_not_played_it(make_user):
     assert challenge in secrecy.secret_challenges(bob)
     assert not secrecy.board_visible(challenge, bob)
     assert stats.best_plays(ann, viewer=bob).best_hunt_word is None
+
+
+def test_a_kept_profile_keeps_todays_daily_words_from_a_viewer_who_has_not_played(
+    client, make_user, django_capture_on_commit_callbacks
+):
+    """What the profile keeps of Ann's best plays is what a stranger may see: her own view
+    (her words shown) leaves nothing for a visitor or Bob to read, and once Bob has played
+    the board he sees her word on the kept profile too."""
+    ann, bob = make_user("ann"), make_user("bob")
+    challenge = daily.daily_challenge(day=daily.today(), pool="rampage")
+    (secret,) = words_of(challenge, 1)
+    with django_capture_on_commit_callbacks(execute=True):
+        play(ann, "rampage", [secret])
+    profile = reverse("profile", args=["ann"])
+    client.force_login(ann)
+    assert secret.upper() in client.get(profile).content.decode()
+    client.logout()
+    assert secret.upper() not in client.get(profile).content.decode()
+    client.force_login(bob)
+    assert secret.upper() not in client.get(profile).content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        play(bob, "rampage", now=timezone.now() + timedelta(minutes=5))
+    assert secret.upper() in client.get(profile).content.decode()
+    client.logout()
+    assert secret.upper() not in client.get(profile).content.decode()

@@ -13,6 +13,7 @@ from django.utils import timezone
 from config import metrics
 from games import seating
 from games.engine import crossword_game as engine
+from games.ratings import summaries
 
 from .. import selectors
 from ..models import Game, Move, Status
@@ -45,6 +46,8 @@ def _apply(game: Game, move: engine.Move, *, move_count: int | None, reason: str
         passed = move.kind not in LEFT or after.to_move != before.to_move
         mover = seats[move.seat].user
         news = selectors.move_news(stored, mover.name_and_username, after.board) if passed and mover else ""
+        if mover is not None:  # a game in play counts for the mover's best play (statistics.best_plays)
+            summaries.forget_plays([mover.pk])
         return seating.Turn(passed=passed, news=news)
 
     stored = seating.apply_move(

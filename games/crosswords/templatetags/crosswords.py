@@ -9,9 +9,10 @@ from django.utils.safestring import SafeString, mark_safe
 
 from config import durations
 from games.engine import crossword
+from games.ratings import summaries
 
 from ..forms import PlayBotForm
-from ..selectors import analysis_summary, board_squares, finished_games
+from ..selectors import analysis_summary, board_squares, finished_seats, seated_rows
 
 register = template.Library()
 
@@ -32,8 +33,14 @@ def days(seconds) -> str:
 
 @register.simple_tag
 def finished_crossword_games(player, limit=10):
-    """``player``'s latest finished crossword games, as rows for ``_rows.html``."""
-    return finished_games(user=player, limit=limit)
+    """``player``'s latest finished crossword games, as rows for ``_rows.html``.
+
+    The games and their seats are kept with the player's statistics (``summaries.kept``):
+    only a finished game of theirs changes them (the list shows no game in play). The
+    players' names are read at each view, and so are the rating changes.
+    """
+    games = summaries.kept(player, f"crossword-games:1:{limit}", lambda: finished_seats(user=player, limit=limit))
+    return seated_rows(games, user=player)
 
 
 @register.inclusion_tag("crosswords/_play_bot.html")

@@ -21,7 +21,7 @@ from accounts.services import notify
 from config.errors import Refused
 from games import registry
 
-from .. import broadcasts
+from .. import broadcasts, selectors
 from ..models import DirectorAction, Tournament
 
 #: The group whose members direct events besides staff.
@@ -127,7 +127,9 @@ def tell(user, tournament: Tournament, kind: str, text: str, url: str = "") -> N
 
 def changed(tournament: Tournament) -> None:
     """Send the event's open pages its standings once the transaction commits: rendered
-    once and published once, whatever the number of watchers."""
+    once and published once, whatever the number of watchers. The places its players'
+    profiles keep are forgotten first, so a profile opened after the change shows it."""
+    transaction.on_commit(partial(selectors.forget_places, tournament.pk))
     transaction.on_commit(partial(broadcasts.standings_changed, tournament.pk))
 
 
