@@ -46,6 +46,10 @@ class InvitationEmails(models.TextChoices):
 class User(AbstractUser):
     """A player (or a moderator: ``is_staff``)."""
 
+    #: What showing a player by name reads (``shown_name``, ``name_and_username``): a list
+    #: of names loads these alone (``.only(*User.NAME_FIELDS)``).
+    NAME_FIELDS = ("id", "username", "display_name", "is_bot")
+
     username = models.CharField(
         "username",
         max_length=150,

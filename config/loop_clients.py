@@ -32,6 +32,8 @@ from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from config import cache
+
 logger = logging.getLogger(__name__)
 
 # PostgreSQL connections per event loop (per web process). Statements queue for one
@@ -101,10 +103,7 @@ _redis: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, aioredis.Redis] = w
 
 def available(alias: str = "default") -> bool:
     """True where the database is PostgreSQL and the cache is Redis (server mode)."""
-    return (
-        settings.DATABASES[alias]["ENGINE"] == "django.db.backends.postgresql"
-        and settings.CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
-    )
+    return settings.DATABASES[alias]["ENGINE"] == "django.db.backends.postgresql" and cache.redis_backed()
 
 
 def _connection_params(alias: str) -> dict:

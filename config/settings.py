@@ -190,7 +190,7 @@ if REDIS_URL:
     }
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.cache.Cache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "wf",
         }

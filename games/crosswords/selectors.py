@@ -295,7 +295,10 @@ def seated_rows(games: list[tuple[Game, list[Seat]]], *, user) -> list[GameRow]:
     """Rows of ``games`` (each with its seats, as ``finished_seats`` gives them) for ``user``,
     each seat's player read now (one query): a new display name shows, and so does a
     deleted account's."""
-    players = get_user_model().objects.in_bulk({seat.user_id for _, seats in games for seat in seats if seat.user_id})
+    users = get_user_model()
+    players = users.objects.only(*users.NAME_FIELDS).in_bulk(
+        {seat.user_id for _, seats in games for seat in seats if seat.user_id}
+    )
     now = timezone.now()
     for _, seats in games:
         for seat in seats:

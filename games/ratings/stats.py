@@ -153,7 +153,8 @@ def opponent_records(user, limit: int = OPPONENTS_SHOWN) -> list[Record]:
 
 def named(records: list[Record]) -> list[Opponent]:
     """The opponents of ``records`` under their names of now (one query)."""
-    names = {u.pk: u for u in get_user_model().objects.filter(pk__in=[user_id for user_id, _ in records])}
+    users = get_user_model()
+    names = {u.pk: u for u in users.objects.only(*users.NAME_FIELDS).filter(pk__in=[user_id for user_id, _ in records])}
     return [
         Opponent(user_id, names[user_id].username, names[user_id].shown_name, *counts)
         for user_id, counts in records

@@ -23,6 +23,7 @@ play keeps them under the player's plays too, which each move of theirs replaces
 
 from __future__ import annotations
 
+import hashlib
 import uuid
 from collections.abc import Callable
 from dataclasses import replace
@@ -30,6 +31,7 @@ from typing import TypeVar
 
 from django.core.cache import cache
 from django.db import transaction
+from django.utils.safestring import SafeString, mark_safe
 
 from . import stats
 
@@ -47,10 +49,16 @@ def _plays_key(user_id: int) -> str:
     return f"profile-stats:plays:{user_id}"
 
 
-def _versions(keys: tuple[str, ...]) -> tuple[str, ...]:
-    """The versions named ``keys``: one round trip once they are set."""
-    found = cache.get_many(keys)
-    return tuple(found.get(key) or cache.get_or_set(key, uuid.uuid4().hex, None) for key in keys)
+def _versions(player) -> tuple[str, str, str]:
+    """Everyone's generation, ``player``'s version and their plays' version: one round trip
+    once they are set, and read once for the ``player`` object (one view)."""
+    versions = player.__dict__.get("_kept_versions")
+    if versions is None:
+        keys = (_EVERYONE, _version_key(player.pk), _plays_key(player.pk))
+        found = cache.get_many(keys)
+        versions = tuple(found.get(key) or cache.get_or_set(key, uuid.uuid4().hex, None) for key in keys)
+        player.__dict__["_kept_versions"] = versions
+    return versions
 
 
 def kept(player, part: str, read: Callable[[], T], *, plays: bool = False) -> T:
@@ -59,10 +67,11 @@ def kept(player, part: str, read: Callable[[], T], *, plays: bool = False) -> T:
     ``part`` names it and the shape it is kept in (a new shape, a new name).
 
     Keep only what those events change: what changes otherwise is read or said at each
-    view (a name, how long ago, what a viewer may see).
+    view (a name, how long ago, what a viewer may see). The versions are read once per
+    ``player`` object, so a view's parts agree with one another.
     """
-    keys = (_EVERYONE, _version_key(player.pk)) + ((_plays_key(player.pk),) if plays else ())
-    key = ":".join(("profile-stats", part, str(player.pk), *_versions(keys)))
+    generation, version, their_plays = _versions(player)
+    key = ":".join(("profile-stats", part, str(player.pk), generation, version, *((their_plays,) if plays else ())))
     found = cache.get(key, _MISSING)
     if found is _MISSING:
         found = read()
@@ -70,24 +79,40 @@ def kept(player, part: str, read: Callable[[], T], *, plays: bool = False) -> T:
     return found
 
 
-def statistics(player, chart: Callable[[stats.PoolStats], str] | None = None) -> tuple[list, list]:
-    """``(stats.pool_stats(player), stats.opponents(player))``, the counts from the cache
-    when current, the opponents' names as they are now.
+def kept_html(player, part: str, shows, render: Callable[[], str], *, plays: bool = False) -> SafeString:
+    """A section of ``player``'s profile as HTML (``render()``), kept as ``kept`` keeps
+    the facts it shows, and also under what it shows that changes without those events:
+    ``shows`` (names as they are now, how long ago) is part of the key, so a new name or
+    another "3 minutes ago" renders it anew. Nothing in it may depend on the viewer.
 
-    ``chart(pool_stats)``, the drawn chart of a pool's rating history, is kept with them
-    as each pool's ``chart`` in place of its history: a chart names nobody, and drawing
-    a point per rated game cost most of a kept profile's time.
+    Rendering a section's rows costs more than reading what they show from the cache.
+    """
+    digest = hashlib.blake2b(repr(shows).encode(), digest_size=16).hexdigest()
+    return mark_safe(kept(player, f"{part}:{digest}", render, plays=plays))
+
+
+def pools(player, chart: Callable[[stats.PoolStats], str] | None = None) -> list[stats.PoolStats]:
+    """``stats.pool_stats(player)`` from the cache when current.
+
+    With ``chart``, each pool's history is kept drawn (``chart(pool)``, HTML) as the
+    pool's ``chart`` in place of its history: a chart names nobody, and drawing a point
+    per rated game cost most of a kept profile's time.
     """
 
     def read():
-        pools = stats.pool_stats(player)
+        found = stats.pool_stats(player)
         if chart is not None:
-            pools = [replace(pool, chart=chart(pool) if pool.history else "", history=[]) for pool in pools]
-        return pools, stats.opponent_records(player)
+            found = [replace(pool, chart=chart(pool) if pool.history else "", history=[]) for pool in found]
+        return found
 
     # 3: charts drawn; the start of each key names the shape of what it keeps.
-    pools, records = kept(player, "3" if chart else "2", read)
-    return pools, stats.named(records)
+    return kept(player, "pools:3" if chart else "pools:2", read)
+
+
+def opponents(player) -> list[stats.Opponent]:
+    """``stats.opponents(player)``: the counts from the cache when current, the
+    opponents' names as they are now (a renamed or deleted opponent shows as they are)."""
+    return stats.named(kept(player, "opponents:1", lambda: stats.opponent_records(player)))
 
 
 def forget_players(user_ids) -> None:

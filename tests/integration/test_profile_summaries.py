@@ -4,8 +4,10 @@ finishes or ratings move; names, and what a viewer may see, are read at each vie
 from __future__ import annotations
 
 import re
+from datetime import datetime, timedelta
 
 import pytest
+from django.contrib.humanize.templatetags import humanize
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -149,6 +151,30 @@ def test_the_recent_hunts_are_kept_until_the_next_round_ends(client, make_user, 
     with committed():
         services.ratings_apply(pool="rampage")
     assert 'data-rating-change="pending"' not in section(view(client, "ann")[1], "hunts-heading")
+
+
+def test_a_kept_recent_hunts_section_says_how_long_ago_as_of_each_view(client, make_user, committed, monkeypatch):
+    """The section is kept as HTML, but how long ago each round ended is worked out at
+    each view: three hours on, it says so without reading a round."""
+    ann, bob = make_user("ann"), make_user("bob")
+    with committed():
+        played = ranked_round(ann, bob, table=ranked_table(ann, bob))
+    played.refresh_from_db()
+    now = humanize.naturaltime(played.ended_at)
+    assert f"· {now}<" in section(view(client, "ann")[1], "hunts-heading")
+
+    class Later(datetime):
+        @classmethod
+        def now(cls, tz=None):
+            return datetime.now(tz) + timedelta(hours=3)
+
+    monkeypatch.setattr(humanize, "datetime", Later)
+    later = humanize.naturaltime(played.ended_at)
+    assert later != now
+    with CaptureQueriesContext(connection) as kept:
+        hunts = section(view(client, "ann")[1], "hunts-heading")
+    assert f"· {later}<" in hunts and now not in hunts
+    assert not [query for query in kept.captured_queries if "hunts_roundplayer" in query["sql"]]
 
 
 def test_the_crossword_games_are_kept_until_the_next_ends_with_names_as_they_are_now(client, make_user, committed):

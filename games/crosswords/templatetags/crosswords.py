@@ -4,6 +4,7 @@ import html
 from functools import lru_cache
 
 from django import template
+from django.template.loader import render_to_string
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
@@ -32,15 +33,23 @@ def days(seconds) -> str:
 
 
 @register.simple_tag
-def finished_crossword_games(player, limit=10):
-    """``player``'s latest finished crossword games, as rows for ``_rows.html``.
+def profile_crossword_games(player, limit=10) -> SafeString:
+    """The profile's section of ``player``'s latest finished crossword games.
 
     The games and their seats are kept with the player's statistics (``summaries.kept``):
-    only a finished game of theirs changes them (the list shows no game in play). The
-    players' names are read at each view, and so are the rating changes.
+    only a finished game of theirs changes them (the list shows no game in play), and
+    rating updates (their changes show here). The players' names are read at each view,
+    and the section is kept as HTML under them.
     """
     games = summaries.kept(player, f"crossword-games:1:{limit}", lambda: finished_seats(user=player, limit=limit))
-    return seated_rows(games, user=player)
+    rows = seated_rows(games, user=player)
+    names = [[seat.user.name_and_username if seat.user else "" for seat in row.seats] for row in rows]
+    return summaries.kept_html(
+        player,
+        f"crossword-games-html:1:{limit}",
+        names,
+        lambda: render_to_string("crosswords/_profile_games.html", {"crossword_rows": rows}),
+    )
 
 
 @register.inclusion_tag("crosswords/_play_bot.html")

@@ -28,6 +28,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from config import loop_clients
+from config.cache import redis_backed
 from config.realtime import broadcast_async
 from games.engine import hunt
 from games.hunts import broadcasts
@@ -106,13 +107,11 @@ return count
 def _submission_counter():
     """The counting script on the cache's Redis, or None where the cache is not Redis (embedded).
 
-    One client for the process: Django's Redis cache makes a client object per call,
-    which cost more than the count itself on the submit path.
+    One client for the process, of its own: the script object keeps it.
     """
-    backend = settings.CACHES["default"]
-    if backend["BACKEND"] != "django.core.cache.backends.redis.RedisCache":
+    if not redis_backed():
         return None
-    return redis.Redis.from_url(backend["LOCATION"]).register_script(_COUNT_SUBMISSION)
+    return redis.Redis.from_url(settings.CACHES["default"]["LOCATION"]).register_script(_COUNT_SUBMISSION)
 
 
 def _count_key(user_id: int, now: datetime) -> str:

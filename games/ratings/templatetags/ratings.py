@@ -191,15 +191,23 @@ def _drawn_chart(pool: stats.PoolStats) -> SafeString:
 
 @register.inclusion_tag("ratings/_profile_stats.html", takes_context=True)
 def profile_statistics(context, player) -> dict:
-    """The profile's ratings and statistics section for ``player``."""
-    pools, opponents = summaries.statistics(player, chart=_drawn_chart)
+    """The profile's ratings and statistics section for ``player``: its tables and charts
+    kept as HTML under the opponents' names of now, the best plays as the viewer may see
+    them."""
+    opponents = summaries.opponents(player)
+
+    def tables() -> str:
+        pools = summaries.pools(player, chart=_drawn_chart)
+        return render_to_string(
+            "ratings/_profile_tables.html",
+            {"pools": pools, "opponents": opponents, "settled": scale.PROVISIONAL_GAMES},
+        )
+
+    shows = [(opponent.username, opponent.name) for opponent in opponents]
     return {
         "player": player,
-        "viewer": context.get("user"),
-        "pools": pools,
-        "opponents": opponents,
+        "tables": summaries.kept_html(player, "statistics-html:1", shows, tables),
         "best": stats.best_plays(player, viewer=context.get("user")),
-        "settled": scale.PROVISIONAL_GAMES,
     }
 
 
