@@ -144,10 +144,74 @@ def _paired_worker(args):
     return _simulate_worker(args, paired=True)
 
 
+def best_equity(board, rack: str, variant, lexicon, leave_value, weight: float, can_swap: bool) -> float:
+    """The most a rack is worth on ``board`` this turn: its best play's score plus the
+    value of the leave it keeps (``weight`` scales the leave as the bag will then stand),
+    or the best swap's kept tiles (when ``can_swap``), or passing with the whole rack."""
+    value = lambda leave: weight * leave_value(leave)  # noqa: E731
+    best = value(rack)  # passing keeps everything
+    play = movegen.best(board, rack, variant, lexicon, leave_value=value)
+    if play is not None:
+        best = max(best, play.equity)
+    if can_swap:
+        best = max(best, max(value(kept) for kept in crossword_bot._subsets(rack) if len(kept) < len(rack)))
+    return best
+
+
+def _equity_worker(args):
+    """Leaves valued by what they are worth a turn later, leave included (``--method
+    equity``): in positions of games played by equity with the current table, keep a
+    random leave, fill the rack from the seat's shuffled unseen tiles and note the best
+    *equity* it makes (the score plus the current table's value of the tiles that play
+    keeps, or the best swap), less the same for a fresh rack drawn from the same tiles.
+
+    Counting the next leave is what the one-turn ``paired`` score misses: a Q that can
+    not be played next turn is still on the rack after it, and only the next leave's
+    value says so. Each round starts from the table the round before learned (round 1
+    from the club's rule of thumb), as value iteration does, and is fitted on its own
+    samples."""
+    variant_name, weights, seed, worker, deadline = args
+    variant = variant_named(variant_name)
+    lexicon = compile_lexicon(variant.default_lexicon, cache_dir=ROOT / "var" / "lexicon")
+    table = leaves.LeaveTable(weights) if weights is not None else None
+    leave_value = table if table is not None else leaves.heuristic_value
+    choose = _policy(table)
+    rng = random.Random(f"{seed}/{worker}/equity")
+    totals: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
+    games = 0
+    size = variant.rack_size
+
+    def on_turn(before, move, after):
+        if len(before.bag) < 2 * size:
+            return
+        rack, pool = before.racks[move.seat], list(before.unseen(move.seat))
+        # The bag when the refilled rack moves: about a rack fewer than now.
+        later = len(before.bag) - size
+        weight = min(1.0, later / size)
+        can_swap = later >= size
+        for _ in range(SIMULATIONS_PER_POSITION):
+            rng.shuffle(pool)
+            kept = "".join(sorted(rng.sample(rack, rng.randrange(1, len(rack)))))
+            refilled = "".join(sorted(kept + "".join(pool[: size - len(kept)])))
+            fresh = "".join(sorted(pool[:size]))
+            worth = best_equity(before.board, refilled, variant, lexicon, leave_value, weight, can_swap)
+            worth -= best_equity(before.board, fresh, variant, lexicon, leave_value, weight, can_swap)
+            entry = totals[kept]
+            entry[0] += 1
+            entry[1] += worth
+
+    while time.monotonic() < deadline:
+        selfplay.play_game(
+            variant, lexicon, ("learner", "learner"), f"{seed}/{worker}/{games}", on_turn=on_turn, choose=choose
+        )
+        games += 1
+    return games, dict(totals)
+
+
 def _gather(variant_name, weights, seed, jobs, minutes, method="selfplay"):
     deadline = time.monotonic() + minutes * 60
     work = [(variant_name, weights, seed, worker, deadline) for worker in range(jobs)]
-    run = {"simulate": _simulate_worker, "paired": _paired_worker}.get(method, _worker)
+    run = {"simulate": _simulate_worker, "paired": _paired_worker, "equity": _equity_worker}.get(method, _worker)
     if jobs == 1:
         results = [run(work[0])]
     else:
@@ -225,6 +289,17 @@ def _method_settings(method: str) -> dict:
             "shuffled tiles, on the position's board (a paired difference: the board and the "
             "draw cancel out); no bias",
         }
+    if method == "equity":
+        return {
+            "positions": "every turn of games between equity bots (the round's table, some exploration) "
+            "with at least two racks in the bag",
+            "simulations_per_position": SIMULATIONS_PER_POSITION,
+            "target": "best equity (score + the previous round's value of the leave it keeps, or the "
+            "best swap) of the leave refilled at random from the seat's shuffled unseen tiles, minus "
+            "the best equity of a fresh rack drawn from the same shuffled tiles, on the position's "
+            "board; round 1 values leaves by the club's rule of thumb; no bias",
+            "fit": "ridge regression on the samples of the last round only",
+        }
     if method == "simulate":
         return {
             "positions": "every turn of greedy-against-greedy games with at least two racks in the bag",
@@ -250,32 +325,42 @@ def main(argv=None) -> None:
     parser.add_argument("--ridge", type=float, default=30.0)
     parser.add_argument(
         "--method",
-        choices=("selfplay", "simulate", "paired"),
+        choices=("selfplay", "simulate", "paired", "equity"),
         default="selfplay",
         help="selfplay: the next turn's points in bot games; simulate: "
         "random leaves filled from the unseen tiles in greedy games; paired: the same, "
-        "less a fresh rack filled from the same tiles",
+        "less a fresh rack filled from the same tiles; equity: as paired, but the next "
+        "turn's best equity (its leave valued by the previous round's table)",
     )
     parser.add_argument(
         "--prior", type=Path, help="a table (JSON) to shrink toward instead of 0, e.g. the other variant's"
+    )
+    parser.add_argument(
+        "--start", type=Path, help="equity: a table (JSON) to value round 1's leaves with instead of the club's rule"
     )
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
     prior = leaves.LeaveTable.from_json(args.prior).weights if args.prior else None
     out = args.out or ROOT / "games" / "engine" / "data" / f"leaves_{args.variant}.json"
     weights, history = None, []
+    if args.start:
+        weights = leaves.LeaveTable.from_json(args.start).weights
     totals: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
     for round_number in range(1, args.rounds + 1):
         started = time.monotonic()
         games, found = _gather(
             args.variant, weights, f"{args.seed}/{round_number}", args.jobs, args.minutes, args.method
         )
+        if args.method == "equity":
+            # Each round's targets count the previous table's leaves: only its own
+            # samples measure the table it is learning.
+            totals = defaultdict(lambda: [0, 0.0])
         # Every round's samples count: later rounds add leaves the better policy keeps.
         for leave, (n, total) in found.items():
             totals[leave][0] += n
             totals[leave][1] += total
         samples = sum(n for n, _ in found.values())
-        weights, bias = fit(totals, args.ridge, prior, with_bias=args.method != "paired")
+        weights, bias = fit(totals, args.ridge, prior, with_bias=args.method not in ("paired", "equity"))
         history.append(
             {
                 "round": round_number,
@@ -295,9 +380,10 @@ def main(argv=None) -> None:
         "jobs": args.jobs,
         "ridge": args.ridge,
         "prior": str(args.prior) if args.prior else None,
+        **({"start": str(args.start)} if args.start else {}),
         "method": args.method,
-        **_method_settings(args.method),
         "fit": "ridge regression on the samples of all rounds together",
+        **_method_settings(args.method),
         "command": "python -m scripts.learn_leaves " + " ".join(argv or sys.argv[1:]),
         "history": history,
     }

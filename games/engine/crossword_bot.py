@@ -66,12 +66,13 @@ CASUAL_PICK_FROM = 4
 # Swap rather than play when swapping is worth this much more equity.
 SWAP_MARGIN = 3.0
 # With tiles in the bag the expert weighs its best REPLY_CANDIDATES moves (those within
-# REPLY_WITHIN equity of the best) against the next player's best reply on
-# REPLY_RACKS racks drawn from the unseen tiles, counted at REPLY_WEIGHT.
-REPLY_CANDIDATES = 6
+# REPLY_WITHIN equity of the best) against the next player's best reply by equity on
+# REPLY_RACKS racks drawn from the unseen tiles, counted at REPLY_WEIGHT: half, as the
+# board a move opens serves our next turn too.
+REPLY_CANDIDATES = 4
 REPLY_WITHIN = 12.0
-REPLY_RACKS = 4
-REPLY_WEIGHT = 1.0
+REPLY_RACKS = 8
+REPLY_WEIGHT = 0.5
 # Endgame look-ahead: how many of our plays, and of the opponent's replies, to weigh.
 ENDGAME_CANDIDATES = 12
 ENDGAME_REPLIES = 8
@@ -79,7 +80,8 @@ ENDGAME_REPLIES = 8
 # equity of the best, CHAMPION_PLIES plies deep (the next player's answer, then our own
 # next move), spending at most CHAMPION_BUDGET move searches; after
 # CHAMPION_MIN_ROUNDS rounds a candidate whose mean paired difference with the leader
-# is below zero by CHAMPION_PRUNE_Z standard errors is dropped.
+# is below zero by CHAMPION_PRUNE_Z standard errors is dropped. A budget too small to
+# give every candidate CHAMPION_ROUNDS_EACH rounds simulates fewer of them.
 CHAMPION_CANDIDATES = 10
 CHAMPION_WITHIN = 12.0
 CHAMPION_PLIES = 2
@@ -87,6 +89,7 @@ CHAMPION_BUDGET = 400
 CHAMPION_MIN_ROUNDS = 8
 CHAMPION_MAX_ROUNDS = 1000
 CHAMPION_PRUNE_Z = 2.0
+CHAMPION_ROUNDS_EACH = 16
 
 
 @dataclass(frozen=True)
@@ -297,12 +300,17 @@ def _by_equity(position: Position, leave_value, *, look_ahead: bool, rng: random
 
 
 def _reply_weighed(position: Position, leave_value, rng: random.Random) -> Move:
-    """Equity less the points the next player can score in reply, for the best few moves.
+    """Equity less half what the next player's best reply is worth to them, for the
+    best few moves.
 
-    The opponent's rack is unknown while tiles are in the bag, so a few racks are drawn
-    from the unseen tiles; every candidate is weighed against the same racks, so the
-    comparison is fair even with few of them. This is what keeps the expert from opening
-    a premium square the opponent scores big on.
+    The opponent's rack is unknown while tiles are in the bag, so racks are drawn from
+    the unseen tiles; every candidate is weighed against the same racks, so the
+    comparison is fair. The reply counts by its equity (score + the leave it keeps), as
+    the opponent plays, not by its score alone: a reply that dumps a good rack for a few
+    points more is not what a move concedes. And it counts half: a board a move opens
+    is also ours on the turn after, which a look one ply deep does not see. This keeps
+    the expert from opening a premium square for a big reply without making it shut
+    every lane.
     """
     candidates = ranked(position, leave_value, REPLY_CANDIDATES)
     swap = best_swap(position, leave_value)
@@ -315,20 +323,23 @@ def _reply_weighed(position: Position, leave_value, rng: random.Random) -> Move:
     racks = ["".join(sorted(rng.sample(unseen, size))) for _ in range(REPLY_RACKS)]
     variant, lexicon = position.variant, position.lexicon
 
-    def conceded(board: Board) -> float:
-        total = 0
+    def conceded(board: Board, tiles_drawn: int) -> float:
+        # The opponent's leave counts as the bag will stand after our draw.
+        weight = min(1.0, max(0, position.bag_size - tiles_drawn) / variant.rack_size)
+        theirs = (lambda leave: weight * leave_value(leave)) if weight else (lambda leave: 0.0)
+        total = 0.0
         for rack in racks:
-            reply = movegen.best(board, rack, variant, lexicon)
-            total += reply.score if reply else 0
+            reply = movegen.best(board, rack, variant, lexicon, leave_value=theirs)
+            total += reply.equity if reply else 0.0
         return total / len(racks)
 
     best_move, best_value = None, None
     for play in candidates:
-        value = play.equity - REPLY_WEIGHT * conceded(position.board.with_tiles(play.placement))
+        value = play.equity - REPLY_WEIGHT * conceded(position.board.with_tiles(play.placement), len(play.placement))
         if best_value is None or value > best_value:
             best_move, best_value = _place(position, play), value
     if swap is not None and swap[0] > top - REPLY_WITHIN:
-        value = swap[0] - REPLY_WEIGHT * conceded(position.board)
+        value = swap[0] - REPLY_WEIGHT * conceded(position.board, 0)
         if value > best_value + SWAP_MARGIN:
             return Move.swap(position.seat, swap[1])
     return best_move
@@ -382,7 +393,9 @@ class Candidate:
     """A move the champion simulates: its static equity and what each round gave it.
 
     ``score`` is the points the move makes, ``kept`` the rack tiles it keeps and
-    ``given`` the tiles a swap puts back in the bag.
+    ``given`` the tiles a swap puts back in the bag. ``dropped`` is set when the
+    simulation stops giving it rounds (clearly behind the leader): its mean is over
+    fewer rounds than the others' and no longer compares with theirs.
     """
 
     move: Move
@@ -392,6 +405,7 @@ class Candidate:
     score: int = 0
     kept: str = ""
     given: str = ""
+    dropped: bool = False
 
     @property
     def mean(self) -> float:
@@ -401,12 +415,12 @@ class Candidate:
 def champion_candidates(position: Position, leave_value, budget: int | None = None) -> list[Candidate]:
     """The plays, and the best swap, worth simulating: best static equity first.
 
-    A small ``budget`` takes fewer plays, so that each still meets CHAMPION_MIN_ROUNDS
+    A small ``budget`` takes fewer plays, so that each still meets CHAMPION_ROUNDS_EACH
     rounds: more candidates on too few rounds would pick by the draws' noise.
     """
     count = CHAMPION_CANDIDATES
     if budget is not None:
-        count = max(2, min(count, budget // (CHAMPION_PLIES * CHAMPION_MIN_ROUNDS) - 1))
+        count = max(2, min(count, budget // (CHAMPION_PLIES * CHAMPION_ROUNDS_EACH) - 1))
     plays = ranked(position, leave_value, count)
     found = []
     if plays:
@@ -439,7 +453,10 @@ def _champion(position: Position, leave_value, rng: random.Random, budget: int, 
         return _no_play(position)
     if len(pool) > 1:
         simulate(position, pool, leave_value, rng, budget, out_of_time)
-    return max(pool, key=lambda candidate: (candidate.mean, candidate.static)).move
+    # Only candidates that met every round compare fairly: a dropped one's mean is over
+    # its first rounds alone, and later rounds may go worse (or better) for everyone.
+    contenders = [candidate for candidate in pool if not candidate.dropped]
+    return max(contenders, key=lambda candidate: (candidate.mean, candidate.static)).move
 
 
 def simulate(position: Position, pool: list[Candidate], leave_value, rng: random.Random, budget: int, out_of_time=None):
@@ -449,7 +466,8 @@ def simulate(position: Position, pool: list[Candidate], leave_value, rng: random
     rack's worth, the rest is the bag in drawing order. Every candidate meets the same
     round (``continuation``). Rounds go on until ``budget`` move searches are spent
     (``CHAMPION_PLIES`` a candidate a round), one candidate is left, or
-    ``out_of_time()`` says so (asked between rounds). Returns the searches spent.
+    ``out_of_time()`` says so (asked between rounds); a candidate clearly behind the
+    leader is marked ``dropped`` and meets no more rounds. Returns the searches spent.
     """
     unseen = position.unseen
     size = min(position.variant.rack_size, len(unseen))
@@ -461,29 +479,40 @@ def simulate(position: Position, pool: list[Candidate], leave_value, rng: random
             break
         order = rng.sample(unseen, len(unseen))
         rack, bag = "".join(sorted(order[:size])), order[size:]
+        # Where a swap's tiles land when they go back into the bag: the round's own
+        # seeded draw, made only when a swap is among the candidates.
+        mix = random.Random(rng.getrandbits(64)) if any(candidate.given for candidate in alive) else None
         for candidate in alive:
-            candidate.values.append(continuation(position, candidate, rack, bag, leave_value))
+            candidate.values.append(continuation(position, candidate, rack, bag, leave_value, mix))
         spent += CHAMPION_PLIES * len(alive)
         if rounds >= CHAMPION_MIN_ROUNDS:
-            alive = _still_in_contention(alive)
+            contending = _still_in_contention(alive)
+            still = {id(candidate) for candidate in contending}
+            for candidate in alive:
+                candidate.dropped = id(candidate) not in still
+            alive = contending
     return spent
 
 
-def continuation(position: Position, candidate: Candidate, rack: str, bag: list[str], leave_value) -> float:
+def continuation(
+    position: Position, candidate: Candidate, rack: str, bag: list[str], leave_value, mix: random.Random | None = None
+) -> float:
     """What ``candidate`` comes to when the next player holds ``rack`` and the bag
     draws in the order ``bag``: the spread over the next plies plus the leave we end on.
 
-    We play the candidate and refill from the bag; the next player answers with their
-    best play by equity (score + their leave's value, as the bag then stands) and
-    refills; then we play our best by equity from our refilled rack (with
-    ``CHAMPION_PLIES`` = 2). The value is our points less theirs, plus the value of the
-    tiles we keep at the end. A play that goes out with the bag empty ends the game:
+    We play the candidate and refill from the bag (a swap's tiles first go back into
+    it, each at a place ``mix`` draws: the rules shuffle them in before the draw, so
+    we may draw them again); the next player answers with their best play by equity
+    (score + their leave's value, as the bag then stands) and refills; then we play
+    our best by equity from our refilled rack (with ``CHAMPION_PLIES`` = 2). The value
+    is our points less theirs, plus the value of the tiles we keep at the end. A play that goes out with the bag empty ends the game:
     the player going out gains the other's tiles and the other loses them.
     """
     variant, lexicon = position.variant, position.lexicon
     bag = list(bag)
+    if candidate.given:
+        shuffle_back(bag, candidate.given, mix or random.Random(f"{rack}/{''.join(bag)}"))
     ours = _refill(candidate.kept, bag, variant.rack_size)
-    bag.extend(candidate.given)  # a swap's tiles go back once the new ones are drawn
     board, theirs, spread = candidate.board, rack, float(candidate.score)
     kept = ours
     for ply in range(CHAMPION_PLIES):
@@ -507,6 +536,15 @@ def continuation(position: Position, candidate: Candidate, rack: str, bag: list[
     if CHAMPION_PLIES % 2:
         kept = ours  # the opponent moved last: our whole rack is what we keep
     return spread + _simulated_leave(position, leave_value, len(bag), theirs)(kept)
+
+
+def shuffle_back(bag: list[str], tiles: str, mix: random.Random) -> None:
+    """Put a swap's ``tiles`` back into ``bag`` (a list in drawing order), each at a
+    place ``mix`` draws. The bag is already in random order, so this is as good as the
+    game's shuffle, and the tiles already there keep their order: the plays of the
+    same round draw nearly the same tiles."""
+    for tile in tiles:
+        bag.insert(mix.randrange(len(bag) + 1), tile)
 
 
 def _refill(kept: str, bag: list[str], rack_size: int) -> str:

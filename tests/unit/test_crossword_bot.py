@@ -121,16 +121,22 @@ def test_beginner_plays_common_words_and_rarely_the_best_move(lexicons):
 
 
 def test_club_and_expert_rank_by_equity_not_score(lexicons):
-    """Club and expert choose the play with the best score plus leave value."""
+    """Club chooses the play with the best score plus leave value; the expert one of
+    its best few by that equity (the next player's reply decides between them)."""
     lexicon = lexicons[WORD_GRID]
     game = new_game(WORD_GRID, 2, "equity/1", lexicon)
     position = Position.of(game)
     for strength, value in (("club", leaves.heuristic_value), ("expert", leaves.learned("wordgrid"))):
         move = choose(position, strength, random.Random(1))
-        ranked = crossword_bot.ranked(position, value, 1)
-        if move.kind == PLACE:
+        ranked = crossword_bot.ranked(position, value, crossword_bot.REPLY_CANDIDATES)
+        assert ranked[0].equity == ranked[0].score + value(ranked[0].leave)
+        assert move.kind == PLACE
+        if strength == "club":
             assert sorted(move.placement) == sorted(ranked[0].placement)
-            assert ranked[0].equity == ranked[0].score + value(ranked[0].leave)
+        else:
+            assert sorted(move.placement) in [sorted(play.placement) for play in ranked]
+        static = crossword_bot._by_equity(position, value, look_ahead=False)
+        assert sorted(static.placement) == sorted(ranked[0].placement)
 
 
 def test_expert_swaps_a_hopeless_rack(lexicons):
@@ -196,8 +202,8 @@ def test_leave_features_compose_a_value():
 @pytest.mark.parametrize("variant", ["wordgrid", "wordgame"])
 def test_shipped_tables_were_learned_and_make_sense(variant):
     """The shipped tables record how they were built, and rank leaves as players know:
-    a blank is among the two best tiles to keep (with Z in Wordgame), V and U are in the
-    worse half, duplicated vowels hurt."""
+    a blank is the best tile to keep, V and U are in the worse half, duplicates hurt,
+    a Q costs."""
     path = leaves.DATA_DIR / f"leaves_{variant}.json"
     data = json.loads(path.read_text())
     assert data["settings"]["variant"] == variant
@@ -206,11 +212,22 @@ def test_shipped_tables_were_learned_and_make_sense(variant):
     table = leaves.learned(variant)
     singles = {tile: table.value(tile) for tile in "abcdefghijklmnopqrstuvwxyz?"}
     ranked = sorted(singles, key=singles.get, reverse=True)
-    assert ranked.index("?") <= 1 and singles["?"] > singles["s"] > singles["v"]
+    assert ranked.index("?") == 0 and singles["?"] > singles["s"] > singles["v"]
     assert ranked.index("v") >= 13 and ranked.index("u") >= 13
     for vowel in "aiou":
         assert table.value(vowel * 2) < table.value(vowel)
     assert table.value("iii") < table.value("ii")
+    # As strong programs' leaves have it: a blank and an S are worth points, the blank
+    # most, and more together; a Q costs points; a second copy of a common tile costs.
+    # Word Grid's common words have no Q without a U but BURQA: there a Q costs more
+    # than a V, and keeping it with an A (no U) costs. (Wordgame's list has QI, QAT,
+    # QAID...: a Q hurts less there.)
+    assert singles["?"] > 15 and singles["s"] > 4 and table.value("?s") > singles["?"]
+    assert singles["q"] < 0 and singles["q"] < singles["e"] - 2
+    if variant == "wordgrid":
+        assert singles["q"] < singles["v"] and table.value("aq") < table.value("a") - 4
+    for tile in "aeinorstu":
+        assert table.value(tile * 2) < 2 * table.value(tile)
 
 
 def test_learning_fits_a_known_linear_rule():
@@ -243,6 +260,34 @@ def test_simulation_samples_leaves_from_real_positions():
     assert samples and samples % SIMULATIONS_PER_POSITION == 0
     assert all(len(leave) < WORD_GRID.rack_size and total >= 0 for leave, (n, total) in totals.items())
     games, totals = _paired_worker(("wordgrid", None, "sim-test", 0, clock.monotonic() + 2))
+    assert games >= 1 and sum(n for n, _ in totals.values()) % SIMULATIONS_PER_POSITION == 0
+    assert all(0 < len(leave) < WORD_GRID.rack_size for leave in totals)
+    assert min(total for _, total in totals.values()) < 0 < max(total for _, total in totals.values())
+
+
+def test_equity_learning_counts_the_leave_after_the_next_turn(lexicons):
+    """The equity method values a refilled rack by its best play's score plus the
+    table's value of what that play keeps (or the best swap, or passing): a Q that
+    stays on the rack still costs after the next turn. Its samples are paired with a
+    fresh rack from the same tiles, so they go both ways, and every leave keeps a tile."""
+    import time as clock
+
+    from scripts.learn_leaves import SIMULATIONS_PER_POSITION, _equity_worker, best_equity
+
+    game = _mid_game(lexicons, WORD_GRID, "equity-target")
+    lexicon = lexicons[WORD_GRID]
+    table = leaves.LeaveTable({"q": -10.0, "s": 6.0, "e2": -3.0})
+    for rack in ("aeiqrst", "eeqsuv?", "bcdfghj"):
+        plays = movegen.generate(game.board, rack, WORD_GRID, lexicon)
+        by_play = max(p.score + 0.5 * table(movegen.leave_of(rack, p.placement)) for p in plays)
+        assert best_equity(game.board, rack, WORD_GRID, lexicon, table, 0.5, False) == pytest.approx(
+            max(by_play, 0.5 * table(rack))
+        )
+        swaps = max(0.5 * table(kept) for kept in crossword_bot._subsets(rack) if len(kept) < len(rack))
+        assert best_equity(game.board, rack, WORD_GRID, lexicon, table, 0.5, True) == pytest.approx(
+            max(by_play, swaps, 0.5 * table(rack))
+        )
+    games, totals = _equity_worker(("wordgrid", None, "equity-test", 0, clock.monotonic() + 2))
     assert games >= 1 and sum(n for n, _ in totals.values()) % SIMULATIONS_PER_POSITION == 0
     assert all(0 < len(leave) < WORD_GRID.rack_size for leave in totals)
     assert min(total for _, total in totals.values()) < 0 < max(total for _, total in totals.values())
@@ -399,14 +444,26 @@ def test_champion_spends_no_more_than_its_budget(lexicons):
     pool = crossword_bot.champion_candidates(position, table)
     assert len(pool) > 2
     plies = crossword_bot.CHAMPION_PLIES
-    spent = crossword_bot.simulate(position, pool, table, random.Random(3), budget=100)
-    assert 100 - plies * len(pool) < spent <= 100
+    # Fewer rounds than CHAMPION_MIN_ROUNDS: nothing is dropped, the budget ends it.
+    spent = crossword_bot.simulate(position, pool, table, random.Random(3), budget=40)
+    assert 40 - plies * len(pool) < spent <= 40
     assert plies * sum(len(candidate.values) for candidate in pool) == spent
-    assert max(len(candidate.values) for candidate in pool) >= 100 // (plies * len(pool))
+    assert {len(candidate.values) for candidate in pool} == {40 // (plies * len(pool))}
+    # More: a candidate clearly behind is dropped and meets no more rounds; the
+    # simulation ends when one is left or the next round would pass the budget.
+    pool = crossword_bot.champion_candidates(position, table)
+    spent = crossword_bot.simulate(position, pool, table, random.Random(3), budget=400)
+    alive = [candidate for candidate in pool if not candidate.dropped]
+    assert len(alive) < len(pool) and spent <= 400
+    assert len(alive) == 1 or 400 - plies * len(alive) < spent
+    assert plies * sum(len(candidate.values) for candidate in pool) == spent
+    most = max(len(candidate.values) for candidate in pool)
+    assert all(len(candidate.values) == most for candidate in alive)
+    assert all(crossword_bot.CHAMPION_MIN_ROUNDS <= len(c.values) <= most for c in pool if c.dropped)
 
 
 def test_a_small_budget_simulates_fewer_candidates(lexicons):
-    """Each candidate is to meet CHAMPION_MIN_ROUNDS rounds: a budget too small for all
+    """Each candidate is to meet CHAMPION_ROUNDS_EACH rounds: a budget too small for all
     the plays within reach of the best takes fewer (two at least), the worker's takes all."""
     position = Position.of(_mid_game(lexicons, WORDGAME, "few"))
     table = leaves.learned("wordgame")
@@ -417,8 +474,8 @@ def test_a_small_budget_simulates_fewer_candidates(lexicons):
     within = plays(None)
     assert len(within) > 3
     assert len(plays(3000)) == len(within)
-    assert len(plays(64)) == 64 // (crossword_bot.CHAMPION_PLIES * crossword_bot.CHAMPION_MIN_ROUNDS) - 1 == 3
-    assert len(plays(10)) == 2
+    assert len(plays(128)) == 128 // (crossword_bot.CHAMPION_PLIES * crossword_bot.CHAMPION_ROUNDS_EACH) - 1 == 3
+    assert len(plays(100)) == 2 and len(plays(10)) == 2
 
 
 def test_champion_stops_when_out_of_time(lexicons):
@@ -445,6 +502,42 @@ def test_a_candidate_clearly_behind_the_leader_is_dropped():
     behind = candidate([v - 6 for v in leader.values])
     close = candidate([31, 4, 29, 0, 44, 19])
     assert crossword_bot._still_in_contention([behind, leader, close]) == [leader, close]
+
+
+def test_champion_plays_no_candidate_it_dropped(lexicons, monkeypatch):
+    """A dropped candidate's mean is over its first rounds only: however high, it is
+    not compared with the means of the candidates that met every round."""
+    position = Position.of(_mid_game(lexicons, WORDGAME, "dropped"))
+    table = leaves.learned("wordgame")
+    pool = crossword_bot.champion_candidates(position, table)[:3]
+
+    def simulate(position, pool, *args):
+        pool[0].values, pool[0].dropped = [50.0] * 8, True  # lucky early rounds, then dropped
+        pool[1].values = [30.0] * 20
+        pool[2].values = [20.0] * 20
+
+    monkeypatch.setattr(crossword_bot, "champion_candidates", lambda *args: pool)
+    monkeypatch.setattr(crossword_bot, "simulate", simulate)
+    assert choose(position, "champion", random.Random(1)) == pool[1].move
+
+
+def test_a_swap_goes_back_into_the_bag_before_the_draw():
+    """The rules shuffle a swap's tiles into the bag before the new ones are drawn:
+    the simulation puts each at a random place (so they may be drawn again at once),
+    keeps the order of the tiles already there, and is seeded."""
+    bag = list("abcdefghijklmnoprstu")
+    drawn_again = 0
+    for seed in range(400):
+        mixed = list(bag)
+        crossword_bot.shuffle_back(mixed, "qvv", random.Random(seed))
+        assert sorted(mixed) == sorted(bag + list("qvv"))
+        assert [tile for tile in mixed if tile not in "qv"] == bag
+        drawn_again += sum(tile in "qv" for tile in mixed[:7])
+    assert 0.8 < drawn_again / 400 / (3 * 7 / 23) < 1.2  # 7 draws of 23 tiles, 3 of them ours
+    once, twice = list(bag), list(bag)
+    crossword_bot.shuffle_back(once, "qvv", random.Random(9))
+    crossword_bot.shuffle_back(twice, "qvv", random.Random(9))
+    assert once == twice
 
 
 def test_champion_values_a_candidate_over_two_plies(lexicons, monkeypatch):
