@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.db import transaction
-from django.db.models import Count, Q
+from django.db.models import Count, Prefetch, Q, prefetch_related_objects
 from django.utils import timezone
 
 from accounts.services import notify
@@ -335,18 +335,24 @@ def locked_game(model, game_id: int):
         raise Refused("No such game.", status=404) from None
 
 
-def seat_index(game, player) -> int:
-    """``player``'s seat in ``game``, or Refused."""
-    index = game.seats.filter(user=player).values_list("index", flat=True).first()
-    if index is None:
-        raise Refused("You are not playing in this game.", status=403)
-    return index
+def seats_with_players(game, *related: str) -> list:
+    """The game's seats in order with their players (and ``related``, as
+    ``select_related`` names it), read once for the ``game`` object: a move asks who sits,
+    who moved, the scores, and its answer draws them again, so the first asking reads
+    them for the rest (Django's prefetch cache of ``game.seats``; a later asking's
+    ``related`` that the first did not read is read when used)."""
+    rows = game.seats.model.objects.select_related("user", *related).order_by("index")
+    prefetch_related_objects([game], Prefetch("seats", queryset=rows))
+    return list(game.seats.all())
 
 
 def seated(model, game_id: int, player) -> tuple:
-    """(the game's row, locked; ``player``'s seat in it), or Refused."""
+    """(the game's row, locked; ``player``'s seat index in it), or Refused."""
     game = locked_game(model, game_id)
-    return game, seat_index(game, player)
+    index = next((seat.index for seat in seats_with_players(game) if seat.user_id == player.pk), None)
+    if index is None:
+        raise Refused("You are not playing in this game.", status=403)
+    return game, index
 
 
 def check_moving(game, seat, move_count: int | None, *, stale: str) -> None:
@@ -429,7 +435,7 @@ def apply_move(
     over. Everyone looking is told.
     """
     # The seats are read once: the mover's tells whether they left, and the move sets scores.
-    seats = {seat.index: seat for seat in game.seats.select_related("user")}
+    seats = {seat.index: seat for seat in seats_with_players(game)}
     check_moving(game, seats.get(move.seat), move_count, stale=stale)
     before = state()
     try:

@@ -456,7 +456,7 @@ def game_view(*, game: Game, viewer) -> GameView:
     """Everything the game page shows to ``viewer`` (a player of the game or a watcher),
     built panel by panel: the seats, the invitation, then once the game has started the
     board, the rack and unseen tiles, the move list, and the turn's controls or the result."""
-    seats = list(game.seats.select_related("user", "user__crossword_bot").order_by("index"))
+    seats = seating.seats_with_players(game, "user__crossword_bot")
     started = game.status in (Status.ACTIVE, Status.FINISHED)
     state, history = _state_and_history(game) if started else (None, None)
     viewer_id = getattr(viewer, "pk", None)

@@ -163,6 +163,43 @@ def _blank_letters() -> SafeString:
 
 
 @register.simple_tag
+def rack_tiles(rack, *, dragged: bool = True) -> SafeString:
+    """The tiles of a rack (``GameView.rack``: letter and value pairs, "?" a blank) as the
+    board's buttons: the rack's own (``dragged``, with the value the board shows when a
+    tile is put down) or the swap dialog's (pressed or not). Written here, not in the
+    template: the play area is drawn again after every move."""
+    out = []
+    for letter, value in rack:
+        blank = letter == "?"
+        face = "" if blank else f"{html.escape(letter.upper())}<sub>{int(value)}</sub>"
+        classes = "rt blank" if blank else "rt"
+        if dragged:
+            label = "blank" if blank else html.escape(letter.upper())
+            out.append(
+                f'<button type="button" class="{classes}" draggable="true" data-letter="{html.escape(letter)}" '
+                f'data-value="{int(value)}" aria-label="{label}">{face}</button>'
+            )
+        else:
+            out.append(
+                f'<button type="button" class="{classes}" data-letter="{html.escape(letter)}" '
+                f'aria-pressed="false">{face}</button>'
+            )
+    return mark_safe("".join(out))
+
+
+@register.simple_tag
+def unseen_tiles(unseen) -> SafeString:
+    """The unseen tiles (``GameView.unseen``: letter and count pairs), a blank as □."""
+    out = []
+    for letter, count in unseen:
+        blank = letter == "?"
+        face = "□" if blank else html.escape(letter.upper())
+        extra = f"<sub>{int(count)}</sub>" if count > 1 else ""
+        out.append(f'<span class="u{" blank" if blank else ""}">{face}{extra}</span> ')
+    return mark_safe("".join(out))
+
+
+@register.simple_tag
 def history_lines(lines) -> SafeString:
     """The moves so far (``GameView.history``), one ``li`` each, the latest marked."""
     if not lines:
