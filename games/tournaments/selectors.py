@@ -7,6 +7,7 @@ import uuid
 from dataclasses import dataclass
 from fractions import Fraction
 
+from django.contrib.humanize.templatetags.humanize import ordinal
 from django.core.cache import cache
 from django.db.models import Count, Q
 from django.template.loader import render_to_string
@@ -28,7 +29,8 @@ class Line:
 
     @property
     def rank_text(self) -> str:
-        return rank_text(self.rank)
+        """The rank as people write it: 1st, 2nd, 11th."""
+        return str(ordinal(self.rank))
 
     @property
     def points_text(self) -> str:
@@ -42,19 +44,9 @@ class Place:
     rank: int
     points: Fraction | int
 
-    @property
-    def rank_text(self) -> str:
-        return rank_text(self.rank)
-
-    @property
-    def points_text(self) -> str:
-        return points_text(self.points)
-
-
-def rank_text(rank: int) -> str:
-    """A rank as people write it: 1st, 2nd, 11th."""
-    suffix = "th" if 10 <= rank % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(rank % 10, "th")
-    return f"{rank}{suffix}"
+    # Shown as a line of the standings shows them.
+    rank_text = Line.rank_text
+    points_text = Line.points_text
 
 
 def points_text(points) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from django import template
+from django.contrib.humanize.templatetags.humanize import ordinal
 from django.template.loader import render_to_string
 from django.utils.formats import date_format
 from django.utils.safestring import SafeString
@@ -105,11 +106,6 @@ def _tick_step(span: float) -> int:
     return CHART_TICK_STEPS[-1]
 
 
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
 def _average(changes: list[int]) -> int | None:
     return round(sum(abs(c) for c in changes) / len(changes)) if changes else None
 
@@ -143,7 +139,7 @@ def rating_chart(history: list[stats.ChartPoint], label: str = "Rating") -> dict
             text = (
                 f"Game {point.game}, {date_format(point.when, 'j M Y')}: {point.rating} "
                 f"({signed(point.change)}){', provisional' if point.provisional else ''}"
-                f"{f', {_ordinal(point.place)} place' if point.place else ''}"
+                f"{f', {ordinal(point.place)} place' if point.place else ''}"
             )
         points.append({"x": x, "y": y(point.rating), "point": point, "text": text})
     # The dates of the first, middle and last games (the start shares the first's date).
