@@ -23,8 +23,9 @@ Peers, each timed only where it is installed (none is a dependency of the projec
   (``convert text2kwg``, ``text2wordmap``, ``createdata klv``: zero leave values, so it
   ranks by score) and times its ``generate`` command through the library's string API,
   in this process. Its figures include parsing the command and writing the moves out
-  as text, so they overstate its search a little. Its build takes 7-tile racks, so the
-  empty-board 8-tile racks are not compared. Beside the medians, each MAGPIE figure
+  as text, so they overstate its search a little. Its default build takes 7-tile racks;
+  ``MAGPIE_LIB8`` names a second build with ``RACK_SIZE=8`` for the empty-board 8-tile
+  racks (its data goes to ``$MAGPIE_DATA/rack8``); without it those are not compared. Beside the medians, each MAGPIE figure
   has a paired ratio: 21 times, our engine and then MAGPIE on the same position, back
   to back, and the median of ours / MAGPIE. That ratio is the one to judge by: on a
   shared machine the engine's own medians move up to 1.7× between runs a minute apart,
@@ -78,9 +79,10 @@ def engine_figures(lexicon, runs: int) -> dict[str, float]:
         figures[f"{name} all"], _ = cpu_ms(runs, movegen.generate, board, rack, WORD_GRID, lexicon)
         figures[f"{name} best"], _ = cpu_ms(runs, movegen.best, board, rack, WORD_GRID, lexicon)
     for rack in EMPTY_RACKS:
-        figures[f"empty {rack} best"], _ = cpu_ms(
-            max(1, runs // 3), movegen.best, Board.empty(), rack, WORDGAME, lexicon
-        )
+        for kind, search in (("all", movegen.generate), ("best", movegen.best)):
+            figures[f"empty {rack} {kind}"], _ = cpu_ms(
+                max(1, runs // 3), search, Board.empty(), rack, WORDGAME, lexicon
+            )
     boards = hunt_boards(20)
     per_board = [cpu_ms(runs, hunt.solve, board, lexicon, 4)[0] for board in boards]
     figures["hunt 5x5 solve"] = statistics.median(per_board)
@@ -183,10 +185,9 @@ def write_magpie_data(folder: Path, lexicon) -> None:
     (folder / "letterdistributions" / "english.csv").write_text("\n".join(lines) + "\n")
 
 
-def magpie_figures(lexicon, runs: int) -> dict[str, float] | None:
-    library, data = os.environ.get("MAGPIE_LIB"), os.environ.get("MAGPIE_DATA")
-    if not library or not data:
-        return None
+def open_magpie(library: str, folder: Path, lexicon):
+    """MAGPIE's string API in this process: a function that runs one command and returns
+    its output, with the data written into ``folder`` and converted on first use."""
     import ctypes
 
     magpie = ctypes.CDLL(library)
@@ -198,7 +199,6 @@ def magpie_figures(lexicon, runs: int) -> dict[str, float] | None:
     magpie.magpie_free_string.argtypes = [ctypes.c_void_p]
     magpie.magpie_get_and_clear_error.restype = ctypes.c_void_p
     magpie.magpie_get_and_clear_error.argtypes = [ctypes.c_void_p]
-    folder = Path(data)
     write_magpie_data(folder, lexicon)
     handle = magpie.magpie_create(str(folder).encode())
 
@@ -220,20 +220,38 @@ def magpie_figures(lexicon, runs: int) -> dict[str, float] | None:
     if not (lexica / f"{MAGPIE_LEXICON}.klv2").exists():
         run(f"createdata klv {MAGPIE_LEXICON} english")
     run(f"set -lex {MAGPIE_LEXICON} -ld english -threads 1")
+    return run
+
+
+def magpie_figures(lexicon, runs: int) -> dict[str, float] | None:
+    library, data = os.environ.get("MAGPIE_LIB"), os.environ.get("MAGPIE_DATA")
+    if not library or not data:
+        return None
     figures = {}
-    for name, rack in FIXED:
-        board = load_position(name)
-        run(f"cgp {cgp(board, rack)}")
-        for kind, ours, command in (
-            ("all", movegen.generate, "generate -numplays 100000"),
-            ("best", movegen.best, "generate -numplays 1"),
-        ):
-            figures[f"{name} {kind}"], figures[f"{name} {kind} paired"] = paired(
-                PAIRED_RUNS,
-                lambda ours=ours, board=board, rack=rack: ours(board, rack, WORD_GRID, lexicon),
-                lambda command=command: run(command),
-            )
+    run = open_magpie(library, Path(data), lexicon)
+    positions = [(name, load_position(name), rack, WORD_GRID) for name, rack in FIXED]
+    eight = os.environ.get("MAGPIE_LIB8")
+    for name, board, rack, variant in positions:
+        _time_magpie(figures, run, name, board, rack, variant, lexicon)
+    if eight:
+        # A library built for 8-tile racks keeps its leave data apart (its rack size differs).
+        run = open_magpie(eight, Path(data) / "rack8", lexicon)
+        for rack in EMPTY_RACKS:
+            _time_magpie(figures, run, f"empty {rack}", Board.empty(), rack, WORDGAME, lexicon)
     return figures
+
+
+def _time_magpie(figures: dict, run, name: str, board: Board, rack: str, variant, lexicon) -> None:
+    run(f"cgp {cgp(board, rack)}")
+    for kind, ours, command in (
+        ("all", movegen.generate, "generate -numplays 100000"),
+        ("best", movegen.best, "generate -numplays 1"),
+    ):
+        figures[f"{name} {kind}"], figures[f"{name} {kind} paired"] = paired(
+            PAIRED_RUNS,
+            lambda ours=ours: ours(board, rack, variant, lexicon),
+            lambda command=command: run(command),
+        )
 
 
 #: Repeats of the paired measure: each one times our engine and MAGPIE back to back.
