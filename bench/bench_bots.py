@@ -8,16 +8,19 @@ empty bag, where it looks one reply ahead at the known rack). Each strength
 chooses its move in every position once; the figures are the median and the worst
 wall-clock time per move, and the process CPU time (steadier on a shared machine).
 
-Budget (issue 10): a bot's thinking must fit well inside the human-like delay before
+Budget: a bot's thinking must fit well inside the human-like delay before
 its move — a few seconds in live games — so the worst move should stay under ~2 s.
 """
 
 from __future__ import annotations
 
+import os
 import random
 import statistics
 import sys
 import time
+
+import django
 
 from games.engine import crossword_bot
 from games.engine.crossword import WORD_GRID, WORDGAME
@@ -27,6 +30,9 @@ from lexicon import wordlists
 from lexicon.frequency import zipf
 
 WORST_BUDGET_MS = 2000.0
+# The champion plays correspondence games only (up to 10 s a move in the worker); here it
+# has the selfplay budget of move searches, timed for the record, with no live budget.
+CORRESPONDENCE_ONLY = {"champion"}
 
 
 def positions(variant, lexicon, games: int) -> list[Position]:
@@ -45,7 +51,10 @@ def positions(variant, lexicon, games: int) -> list[Position]:
 def main(argv: list[str]) -> None:
     quick = "--quick" in argv
     games = 1 if quick else 4
-    zipf("the")  # load wordfreq's data before timing
+    # The word frequencies' table lives in the site's cache folder, which its settings name.
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    django.setup()
+    zipf("the")  # open the frequency table before timing
     print(
         f"{'variant':9} {'bot':9} {'positions':>9} {'median ms':>10} {'worst ms':>9} "
         f"{'median cpu':>10} {'worst cpu':>9}"
@@ -67,10 +76,11 @@ def main(argv: list[str]) -> None:
                 f"{variant.name:9} {strength:9} {len(found):9d} {statistics.median(wall):10.1f} "
                 f"{max(wall):9.1f} {statistics.median(cpu):10.1f} {max(cpu):9.1f}"
             )
-            if max(cpu) > WORST_BUDGET_MS:
+            if strength not in CORRESPONDENCE_ONLY and max(cpu) > WORST_BUDGET_MS:
                 over.append(f"{variant.name} {strength}")
     print(
-        f"worst-move budget {WORST_BUDGET_MS:.0f} ms (CPU): " + ("met" if not over else "over for " + ", ".join(over))
+        f"worst-move budget {WORST_BUDGET_MS:.0f} ms (CPU) for the bots of live games: "
+        + ("met" if not over else "over for " + ", ".join(over))
     )
 
 

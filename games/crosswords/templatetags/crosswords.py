@@ -78,7 +78,7 @@ def crossword_analysis(context, game):
 
 # The board (225 squares) and the move list are written here rather than with template
 # loops: the template engine spends about 30 µs a square and 50 µs a history line, which
-# made the game page 8 ms dearer and grow with every move (issue 13's budget: a page that
+# made the game page 8 ms dearer and grow with every move (the budget wants a page that
 # costs the same at move 60 as at move 2). The markup is the one game.html had.
 
 
