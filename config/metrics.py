@@ -108,7 +108,7 @@ RATING_LAG = Histogram(
 )
 SWEEP_CATCH_UPS = Counter(
     "wordfall_sweep_catch_ups",
-    "Work a beat sweep found overdue and did (its task was lost or late), by sweep task.",
+    "Work a beat sweep did because the task queued for it was lost or late, by sweep task.",
     ["sweep"],
 )
 
@@ -266,15 +266,11 @@ def task_started(task_id=None, **kwargs) -> None:
     _task_started[task_id] = time.perf_counter()
 
 
-def task_ended(task_id=None, task=None, retval=None, **kwargs) -> None:
+def task_ended(task_id=None, task=None, **kwargs) -> None:
     started = _task_started.pop(task_id, None)
     name = getattr(task, "name", "unknown")
     if started is not None:
         TASK_SECONDS.labels(name).observe(time.perf_counter() - started)
-    if name.rsplit(".", 1)[-1].startswith("sweep"):
-        caught_up = _count(retval)
-        if caught_up:
-            SWEEP_CATCH_UPS.labels(name).inc(caught_up)
 
 
 def task_failed(sender=None, **kwargs) -> None:
@@ -284,14 +280,10 @@ def task_failed(sender=None, **kwargs) -> None:
 _task_started: dict[str, float] = {}
 
 
-def _count(value) -> int:
-    """What a sweep task returns (a count, a dict of counts, a list of what it did) as one number."""
-    if isinstance(value, bool):
-        return 0
-    if isinstance(value, int):
-        return value
-    if isinstance(value, dict):
-        return sum(_count(item) for item in value.values())
-    if isinstance(value, (list, tuple)):
-        return len(value)
-    return 0
+def caught_up(sweep, count: int) -> None:
+    """Count work the sweep task ``sweep`` did because the task queued for it was lost or
+    late: a round whose end task never ran, a bot turn, a rating, a game start. A sweep's
+    routine work (deadlines passing, invitations expiring) is not counted: the alert on
+    this counter means work is being lost."""
+    if count:
+        SWEEP_CATCH_UPS.labels(sweep.name).inc(count)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from config import metrics
+
 from .services import analysis, bots, deadlines, moves
 
 
@@ -34,7 +36,9 @@ def bot_move(game_id: int, move_count: int) -> bool:
 @shared_task
 def sweep_bots() -> int:
     """Move bots whose turn task was lost (worker down, broker restarted)."""
-    return bots.bots_sweep()
+    moved = bots.bots_sweep()
+    metrics.caught_up(sweep_bots, moved)
+    return moved
 
 
 @shared_task(acks_late=True)

@@ -10,6 +10,7 @@ from datetime import timedelta
 
 from celery import shared_task
 
+from config import metrics
 from games.hunts import services
 from games.hunts.models import HuntRound
 from games.hunts.services.bots import bot_play, bots_sweep
@@ -60,9 +61,11 @@ def seat_ranked(pool: str, players: list[int]) -> int | None:
 def sweep() -> dict:
     """End rounds whose end task was lost (e.g. the worker was down); queue again the bot
     turns whose task was lost; forget dead sockets; close tables left idle."""
+    ended, restarted = services.rounds_sweep(), len(bots_sweep())
+    metrics.caught_up(sweep, len(ended) + restarted)
     return {
-        "rounds_ended": services.rounds_sweep(),
-        "bots_restarted": len(bots_sweep()),
+        "rounds_ended": ended,
+        "bots_restarted": restarted,
         "connections_dropped": services.connection_sweep(),
         "tables_closed": services.tables_sweep(),
     }

@@ -5,6 +5,8 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import DatabaseError
 
+from config import metrics
+
 from . import services
 
 
@@ -17,4 +19,6 @@ def apply_ratings(pool: str) -> int:
 @shared_task
 def sweep() -> dict:
     """Apply results whose task was lost or gave up (e.g. the worker was down)."""
-    return services.ratings_sweep()
+    applied = services.ratings_sweep()
+    metrics.caught_up(sweep, sum(applied.values()))
+    return applied

@@ -10,6 +10,8 @@ from __future__ import annotations
 from celery import shared_task
 from django.core.cache import cache
 
+from config import metrics
+
 # Modules, not names: the services queue these tasks, so each may load first.
 from . import broadcasts, services
 from .models import Format, Status, Tournament
@@ -40,6 +42,7 @@ def sweep() -> dict:
     created = services.schedules_create()
     started = services.events_start_due()
     restarted = services.pairings_start_lost()
+    metrics.caught_up(sweep, restarted)
     moved = [
         services.advance(tournament_id=tournament_id)
         for tournament_id in Tournament.objects.filter(status=Status.RUNNING)

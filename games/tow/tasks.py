@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from config import metrics
+
 from .services import bots, deadlines, moves
 
 
@@ -27,4 +29,7 @@ def bot_move(game_id: int) -> int:
 
 @shared_task
 def sweep_bots() -> int:
-    return bots.bots_sweep()
+    """Act for bots whose turn task was lost (worker down, broker restarted)."""
+    moved = bots.bots_sweep()
+    metrics.caught_up(sweep_bots, moved)
+    return moved
