@@ -284,11 +284,12 @@ class JsonMessageConsumer(AsyncWebsocketConsumer):
         return message
 
     def _who(self) -> str:
+        # No address: these lines reach error reports, which carry no personal data; the
+        # socket's id on every log line ties them to its connection.
         user = self.user
         if user is not None and user.is_authenticated:
             return f"user {user.pk}"
-        client = self.scope.get("client") or ("?", 0)
-        return f"anonymous {client[0]}"
+        return "an anonymous visitor"
 
     async def send_json(self, content) -> None:
         await self.send(text_data=json.dumps(content, separators=(",", ":")))

@@ -51,10 +51,13 @@ class SentryStandIn(ThreadingHTTPServer):
 FAILURES = """
 import django
 django.setup()
+import asyncio
 from unittest import mock
-import logging
 import sentry_sdk
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import AnonymousUser
 from django.test import Client
+from config.websocket import JsonMessageConsumer
 from accounts.models import User
 import accounts.views
 from accounts import tasks
@@ -66,10 +69,29 @@ with mock.patch.object(accounts.views, "_health", side_effect=RuntimeError("forc
     print("view", client.get("/healthz").status_code)
 with mock.patch.object(tasks.services, "presence_sweep", side_effect=ValueError("forced task failure")):
     print("task", tasks.sweep_presence.apply().status)
-try:
-    raise KeyError("forced socket failure")
-except KeyError:
-    logging.getLogger("wordfall.websocket").exception("Websocket handler failed on /ws/presence/ for user %s", ann.pk)
+
+
+class Failing(JsonMessageConsumer):
+    message_types = frozenset({"boom"})
+
+    async def connect(self):
+        await self.accept()
+
+    async def on_boom(self, message):
+        raise KeyError("forced socket failure")
+
+
+async def socket_failure():
+    # An anonymous visitor's socket, from an address that must not reach the report.
+    socket = WebsocketCommunicator(Failing.as_asgi(), "/ws/boom/")
+    socket.scope.update(client=("203.0.113.9", 41234), user=AnonymousUser())
+    await socket.connect()
+    await socket.send_json_to({"type": "boom"})
+    print("socket", (await socket.receive_json_from(timeout=10))["type"])
+    await socket.disconnect()
+
+
+asyncio.run(socket_failure())
 sentry_sdk.flush(timeout=10)
 """
 
@@ -93,7 +115,7 @@ def test_a_forced_failure_of_a_view_a_task_and_a_socket_is_reported_with_the_rel
             [sys.executable, "-c", FAILURES], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
         )
         assert result.returncode == 0, result.stderr[-3000:]
-        assert "view 500" in result.stdout and "task FAILURE" in result.stdout
+        assert "view 500" in result.stdout and "task FAILURE" in result.stdout and "socket error" in result.stdout
         events = server.events()
     finally:
         server.shutdown()
@@ -108,6 +130,7 @@ def test_a_forced_failure_of_a_view_a_task_and_a_socket_is_reported_with_the_rel
     text = json.dumps(events)
     assert "ann.private@example.org" not in text
     assert "sessionid" not in text and "127.0.0.1" not in json.dumps([e.get("request") for e in events])
+    assert "203.0.113.9" not in text  # the anonymous socket's address
     assert "pw-ann-123!" not in text
     assert all(
         "vars" not in frame for e in events for v in e["exception"]["values"] for frame in v["stacktrace"]["frames"]
