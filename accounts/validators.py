@@ -4,6 +4,7 @@ beside them, so that no name can pass for another player's."""
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from functools import lru_cache
 from importlib import resources
@@ -27,6 +28,17 @@ def validate_unconfusable_username(value: str) -> None:
         raise ValidationError(
             "This name has letters that look like Latin ones; spell it in Latin letters.", code="confusable"
         )
+
+
+#: The names deleted accounts take (``player_data.deleted_username``): a player holding one
+#: would stop that account from being deleted, and would read as deleted themselves.
+_DELETED_NAME = re.compile(r"deleted-\d+", re.IGNORECASE)
+
+
+def validate_not_a_deleted_name(value: str) -> None:
+    """Refuse ``deleted-<number>``: the names deleted accounts are given."""
+    if _DELETED_NAME.fullmatch(value):
+        raise ValidationError("Names like this are kept for deleted accounts; choose another.", code="reserved")
 
 
 #: Unicode categories no display name may hold: controls, format characters (the bidi

@@ -108,15 +108,54 @@ def test_deleting_keeps_the_others_games_and_ratings_and_removes_what_is_persona
 
 
 def test_an_admin_downloads_and_deletes_for_a_player(client, played, make_user):
-    """The user admin's actions: one player's data as JSON; deleting the selected accounts as the player would."""
+    """The user admin's actions: one player's data as JSON; deleting the selected accounts
+    as the player would, once a page has said what goes and the admin has said yes."""
     ann, *_ = played
     admin = make_user("root", is_staff=True, is_superuser=True)
     client.force_login(admin)
     url = reverse("admin:accounts_user_changelist")
     download = client.post(url, {"action": "download_data", "_selected_action": [ann.pk]})
     assert download.status_code == 200 and json.loads(download.content)["account"]["username"] == "ann"
-    client.post(url, {"action": "delete_accounts", "_selected_action": [ann.pk]})
+    asked = client.post(url, {"action": "delete_accounts", "_selected_action": [ann.pk]})
+    assert asked.status_code == 200 and "This cannot be undone" in asked.content.decode()
+    assert f'data-user="{ann.pk}"' in asked.content.decode()
+    assert User.objects.get(pk=ann.pk).username == "ann", "nothing is deleted before the admin says yes"
+    client.post(url, {"action": "delete_accounts", "_selected_action": [ann.pk], "confirm": "1"})
     assert User.objects.get(pk=ann.pk).username == f"deleted-{ann.pk}"
+
+
+def test_only_staff_allowed_to_delete_accounts_may_and_never_a_superuser_or_themselves(client, make_user):
+    """Staff who may only look at accounts have neither action; a superuser's account and
+    the admin's own are not deleted from the list, even when chosen."""
+    from django.contrib.auth.models import Permission
+
+    viewer = make_user("viewer", is_staff=True)
+    viewer.user_permissions.add(Permission.objects.get(codename="view_user"))
+    dee, root = make_user("dee"), make_user("root", is_staff=True, is_superuser=True)
+    client.force_login(viewer)
+    url = reverse("admin:accounts_user_changelist")
+    for action in ("download_data", "delete_accounts"):
+        answer = client.post(url, {"action": action, "_selected_action": [dee.pk], "confirm": "1"})
+        assert answer.status_code in (200, 302) and answer.get("Content-Type", "").startswith("text/html")
+    assert User.objects.get(pk=dee.pk).username == "dee"
+    client.force_login(root)
+    other_root = make_user("other", is_staff=True, is_superuser=True)
+    client.post(url, {"action": "delete_accounts", "_selected_action": [root.pk, other_root.pk], "confirm": "1"})
+    assert set(User.objects.filter(pk__in=[root.pk, other_root.pk]).values_list("username", flat=True)) == {
+        "root",
+        "other",
+    }
+
+
+@pytest.mark.parametrize("username", ["deleted-12", "Deleted-7"])
+def test_a_name_kept_for_deleted_accounts_cannot_be_chosen(client, username):
+    """``deleted-<n>`` is the name a deleted account takes: a player holding it would block
+    that account's deletion and read as deleted."""
+    from tests.integration.test_security import sign_up
+
+    response = sign_up(client, username, "someone@example.com")
+    assert not User.objects.filter(username__iexact=username).exists()
+    assert "kept for deleted accounts" in " ".join(response.context["form"].errors["username"])
 
 
 def _ratings(pool):
