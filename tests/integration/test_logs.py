@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 import time
@@ -37,7 +38,7 @@ def json_site(tmp_path, transactional_db):
     processes = {}
     for name, command in (
         ("web", [str(bin_dir / "daphne"), "-v", "0", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"]),
-        ("worker", [str(bin_dir / "celery"), "--quiet", "-A", "config", "worker", "--pool=threads", "--concurrency=1"]),
+        ("worker", procfile_worker(bin_dir)),
     ):
         with open(tmp_path / f"{name}.log", "w") as log:
             processes[name] = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
@@ -49,6 +50,14 @@ def json_site(tmp_path, transactional_db):
             process.terminate()
         for process in processes.values():
             process.wait(timeout=30)
+
+
+def procfile_worker(bin_dir: Path) -> list[str]:
+    """The Procfile's worker command as shipped (its flags decide what it prints), on one
+    thread: a prefork pool of two would only slow the test."""
+    procfile = dict(line.split(": ", 1) for line in (ROOT / "Procfile").read_text().splitlines() if line)
+    words = [word for word in shlex.split(procfile["worker"]) if not word.startswith("--concurrency")]
+    return [str(bin_dir / "celery"), *words[1:], "--pool=threads", "--concurrency=1"]
 
 
 def records(path: Path) -> list[dict]:

@@ -49,6 +49,19 @@ def test_a_page_past_no_games_says_there_are_none(client, make_user):
     assert response.json() == {"error": "No page 2; there are 0."}
 
 
+def test_the_shipped_celery_commands_print_no_banner():
+    """Worker and beat start with --quiet wherever the project starts them: their banner is
+    the one thing they print that is not a log line, which LOG_FORMAT=json could not parse."""
+    commands = [line for line in (ROOT / "Procfile").read_text().splitlines() if "celery" in line]
+    commands += [
+        line
+        for line in (ROOT / "config" / "supervisord.conf").read_text().splitlines()
+        if line.startswith("command=") and "celery" in line
+    ]
+    assert len(commands) == 4
+    assert all("celery --quiet -A config" in command for command in commands), commands
+
+
 def test_the_procfiles_beat_keeps_its_schedule_in_var_dir():
     """Every Procfile command that writes a file writes it under VAR_DIR, as `make run` does."""
     procfile = dict(line.split(": ", 1) for line in (ROOT / "Procfile").read_text().splitlines() if line)
