@@ -53,8 +53,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-import rustworkx
-
 __all__ = [
     "BYE_POINTS",
     "Entrant",
@@ -408,6 +406,10 @@ def _solve(order: list[_Record], round: int, every_pair: bool):
             edges.append((i, size))
             costs.append(_bye_cost(order[i], lowest, size))
     weights = _weights(costs, (size + 1) // 2)
+    # Loaded by the process that pairs a round (a worker), not by every web process that
+    # imports the tournament rules: the library and numpy cost about 6 MB a process.
+    import rustworkx
+
     graph = rustworkx.PyGraph()
     graph.add_nodes_from(range(size + odd))
     graph.add_edges_from([(i, j, index) for index, (i, j) in enumerate(edges)])
