@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -158,6 +159,72 @@ def test_two_players_play_against_each_other_live(new_page, live_site, make_user
     expect(star.locator(".lbl")).to_be_hidden()
     bob_page.keyboard.press("End")
     expect(bob_page.locator("[data-replay-text]")).to_contain_text("3/3")
+
+
+def until(page, condition, failure: str, seconds: float = 10) -> None:
+    """Let the page run until ``condition()`` holds (routes and socket frames are handed
+    to this test only while it waits on the page)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, failure
+        page.wait_for_timeout(20)
+
+
+def test_a_change_made_while_the_page_loads_the_one_before_is_shown_too(new_page, live_site, make_user):
+    """Ann plays and Bob resigns at once: the page is still loading the play area the move
+    asked for, whose answer was made before the resignation. The page loads it again once
+    that answer is in, and shows the game finished, with no later message to prompt it."""
+    ann, bob = make_user("ann"), make_user("bob")
+    seed, _ = seed_with_blank_opening()
+    game = services.game_create(creator=ann, variant="wordgrid", seconds_per_move=DAY, invitees=[bob])
+    Game.objects.filter(pk=game.pk).update(seed=seed)
+    services.game_accept(game_id=game.pk, player=bob)
+    page = signed_in(new_page, live_site, ann)
+    held, hold, finished = [], [False], []
+
+    def play_area(route):
+        # While held, the play area is answered as the server has it now and handed to
+        # the page later, as a slow answer would be.
+        if hold[0] and route.request.headers.get("hx-request"):
+            held.append((route, route.fetch()))
+        else:
+            route.continue_()
+
+    def game_socket(socket):
+        # Each of the page's sockets on the game (the board's and the chat's) as the server
+        # sends it, up to the resignation's news: later news of the same finished game (the
+        # post-game work tells pages too) would make the page load again whatever it did.
+        server = socket.connect_to_server()
+        told = []
+
+        def from_server(message):
+            if told and '"type":"moved"' in message:
+                return
+            if '"status":"finished"' in message:
+                told.append(message)
+                finished.append(message)
+            socket.send(message)
+
+        server.on_message(from_server)
+
+    # Routed before the page loads (a route added to a drawn page can miss a request).
+    page.route(f"**/games/{game.pk}/", play_area)
+    page.route_web_socket(f"**/ws/games/{game.pk}/", game_socket)
+    page.goto(f"/games/{game.pk}/")
+    expect(page.locator("#crossword")).to_have_attribute("data-socket", "open")
+    expect(page.locator("[data-status-line]")).to_contain_text("Your turn")
+    hold[0] = True
+    game.refresh_from_db()
+    state = selectors.engine_state(game)
+    opening = movegen.best(state.board, state.racks[state.to_move], state.variant, state.lexicon)
+    services.game_play(game_id=game.pk, player=ann, placement=opening.placement, move_count=0)
+    until(page, lambda: held, "the move's reload was not asked for")
+    services.game_resign(game_id=game.pk, player=bob)
+    until(page, lambda: len(finished) == 2, "the resignation did not reach both sockets")
+    hold[0] = False
+    route, answer = held.pop()
+    route.fulfill(response=answer)  # the answer made before the resignation
+    expect(page.locator("[data-status-line]")).to_contain_text("Finished: ann wins")
 
 
 def test_blank_recall_swap_pass_resign_and_replay(new_page, live_site, make_user):

@@ -16,6 +16,7 @@
   let previewSeq = 0;
   let lastError = "";
   let refreshing = null;
+  let refreshAgain = false;
   let frames = null, frameIndex = 0;
   let refocus = false;       // a move made from the keyboard gives the focus back to the board
   let touchDrag = null;      // {btn, id, x, y, ghost, over}: a rack tile under a finger
@@ -71,13 +72,20 @@
   }
 
   // Reload the play area; tiles the player had laid down this turn go back on the new
-  // board where their squares are still free (the server judges them again).
+  // board where their squares are still free (the server judges them again). A reload
+  // asked for while one is on its way was asked for by a change its answer may not hold
+  // (a resignation right after a move): it runs once that answer is in.
   function refresh() {
-    if (refreshing) return refreshing;
+    if (refreshing) { refreshAgain = true; return refreshing; }
     const keep = pending.filter((e) => e.letter)
       .map((e) => ({ row: e.row, col: e.col, letter: e.letter, blank: e.blank }));
     const hadFocus = refocus || boardFocused();
-    const done = () => { refreshing = null; redraw(null, hadFocus); restore(keep); };
+    const done = () => {
+      refreshing = null;
+      redraw(null, hadFocus);
+      restore(keep);
+      if (refreshAgain) { refreshAgain = false; refresh(); }
+    };
     if (window.htmx) {
       refreshing = htmx.ajax("GET", root.dataset.url, { target: "#play-area", swap: "outerHTML" }).then(done, done);
     } else {

@@ -630,11 +630,20 @@
     schedulePreview();
   }
 
+  // Reloads can overlap (two changes in quick succession): only the last one asked for is
+  // drawn, since an earlier one's answer may arrive after it and hold less.
+  let refreshSeq = 0;
+  let resetAsked = false;  // a reset asked for by a reload that a later one replaced
   async function refresh(reset) {
+    const mine = ++refreshSeq;
+    if (reset) resetAsked = true;
     try {
       const response = await fetch(root.dataset.stateUrl, { credentials: "same-origin", headers: { Accept: "application/json" } });
       if (!response.ok) return;
       const fresh = await response.json();
+      if (mine !== refreshSeq) return;
+      reset = resetAsked;
+      resetAsked = false;
       const rackChanged = fresh.rack !== view.rack;
       view = fresh;
       const taken = [...pending.keys()].some((k) => tilesByCell().has(k));
