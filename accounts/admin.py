@@ -17,6 +17,18 @@ class UserAdmin(BaseUserAdmin):
     )
     actions = ["download_data", "delete_accounts"]
 
+    # Removing a user's row would take the other players' games and results with it:
+    # accounts are deleted only by ``delete_accounts``, which keeps the row, emptied.
+    def get_actions(self, request):
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)
+        return actions
+
+    def has_delete_permission(self, request, obj=None):
+        # Asked with no account, it gates ``delete_accounts``; with one, Django's own
+        # delete page, which removes the row.
+        return obj is None and super().has_delete_permission(request)
+
     # A player's data is theirs: only staff who may change accounts download it, and only
     # those who may delete them delete it, after a page that says what goes.
     @admin.action(description="Download the selected player's data (JSON)", permissions=["change"])

@@ -3,6 +3,7 @@ from django.contrib.auth.forms import UserCreationForm
 
 from . import preferences
 from .models import User
+from .validators import validate_not_a_deleted_name
 
 
 class SignUpForm(UserCreationForm):
@@ -11,6 +12,13 @@ class SignUpForm(UserCreationForm):
     class Meta:
         model = User
         fields = ("username", "email")
+
+    def clean_username(self):
+        # Checked here rather than on the model field: a deleted account keeps its
+        # ``deleted-<n>`` name, and the admin may still edit that row.
+        username = super().clean_username()
+        validate_not_a_deleted_name(username)
+        return username
 
     def clean_email(self):
         return self.cleaned_data["email"].strip().lower()

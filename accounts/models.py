@@ -12,7 +12,7 @@ from django.db import IntegrityError, models, transaction
 from django.db.models import Q
 from django.urls import reverse
 
-from .validators import name_keys, validate_display_name, validate_not_a_deleted_name, validate_unconfusable_username
+from .validators import name_keys, validate_display_name, validate_unconfusable_username
 
 #: What every deleted account shows as (``accounts.player_data``): nobody's to claim.
 DELETED_NAME = "deleted player"
@@ -55,7 +55,7 @@ class User(AbstractUser):
         max_length=150,
         unique=True,
         help_text="Required. 150 characters or fewer. Letters of one alphabet, digits and @/./+/-/_ only.",
-        validators=[UnicodeUsernameValidator(), validate_unconfusable_username, validate_not_a_deleted_name],
+        validators=[UnicodeUsernameValidator(), validate_unconfusable_username],
         error_messages={"unique": "A user with that username already exists."},
     )
     email = models.EmailField("email address", unique=True)

@@ -25,7 +25,8 @@ Peers, each timed only where it is installed (none is a dependency of the projec
   in this process. Its figures include parsing the command and writing the moves out
   as text, so they overstate its search a little. Its default build takes 7-tile racks;
   ``MAGPIE_LIB8`` names a second build with ``RACK_SIZE=8`` for the empty-board 8-tile
-  racks (its data goes to ``$MAGPIE_DATA/rack8``); without it those are not compared. Beside the medians, each MAGPIE figure
+  racks (its data goes to ``$MAGPIE_DATA/rack8``), timed in both engines under Word Grid's
+  rules with an 8-tile rack, as that build plays them; without it those are not compared. Beside the medians, each MAGPIE figure
   has a paired ratio: 21 times, our engine and then MAGPIE on the same position, back
   to back, and the median of ours / MAGPIE. That ratio is the one to judge by: on a
   shared machine the engine's own medians move up to 1.7× between runs a minute apart,
@@ -38,6 +39,7 @@ lexicon look-ups a second.
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import json
 import os
@@ -50,10 +52,15 @@ from pathlib import Path
 
 from bench.bench_movegen import EMPTY_RACKS, load_position
 from games.engine import build, hunt, movegen
-from games.engine.crossword import WORD_GRID, WORDGAME, Board
+from games.engine.crossword import WORD_GRID, Board
 from lexicon import wordlists
 
 FIXED = (("vsmatt", "aabdelt"), ("vsjeremy", "ddesw??"))
+# The empty board's 8-tile two-blank racks are timed under Word Grid's rules with an
+# 8-tile rack: the rules MAGPIE's RACK_SIZE=8 build plays (two-letter first words, word
+# multipliers multiplied, 50 points for all tiles, Word Grid's letter values), where
+# Wordgame's own rules differ in each. Best plays then score the same in both engines.
+EIGHT_TILES = dataclasses.replace(WORD_GRID, name="wordgrid-8", rack_size=8)
 WORDFEUD_FACTOR = 12.0
 PYGGLE_FACTOR = 3.0
 LOOKUPS_PER_S = 2_000_000
@@ -81,7 +88,7 @@ def engine_figures(lexicon, runs: int) -> dict[str, float]:
     for rack in EMPTY_RACKS:
         for kind, search in (("all", movegen.generate), ("best", movegen.best)):
             figures[f"empty {rack} {kind}"], _ = cpu_ms(
-                max(1, runs // 3), search, Board.empty(), rack, WORDGAME, lexicon
+                max(1, runs // 3), search, Board.empty(), rack, EIGHT_TILES, lexicon
             )
     boards = hunt_boards(20)
     per_board = [cpu_ms(runs, hunt.solve, board, lexicon, 4)[0] for board in boards]
@@ -237,7 +244,7 @@ def magpie_figures(lexicon, runs: int) -> dict[str, float] | None:
         # A library built for 8-tile racks keeps its leave data apart (its rack size differs).
         run = open_magpie(eight, Path(data) / "rack8", lexicon)
         for rack in EMPTY_RACKS:
-            _time_magpie(figures, run, f"empty {rack}", Board.empty(), rack, WORDGAME, lexicon)
+            _time_magpie(figures, run, f"empty {rack}", Board.empty(), rack, EIGHT_TILES, lexicon)
     return figures
 
 

@@ -406,8 +406,9 @@ def _solve(order: list[_Record], round: int, every_pair: bool):
             edges.append((i, size))
             costs.append(_bye_cost(order[i], lowest, size))
     weights = _weights(costs, (size + 1) // 2)
-    # Loaded by the process that pairs a round (a worker), not by every web process that
-    # imports the tournament rules: the library and numpy cost about 6 MB a process.
+    # Loaded by a process that pairs a round (a worker; a web process when a director
+    # starts an event), not by every web process that imports the tournament rules: the
+    # library costs about 4 MB a process.
     import rustworkx
 
     graph = rustworkx.PyGraph()

@@ -138,6 +138,14 @@ def test_only_staff_allowed_to_delete_accounts_may_and_never_a_superuser_or_them
         answer = client.post(url, {"action": action, "_selected_action": [dee.pk], "confirm": "1"})
         assert answer.status_code in (200, 302) and answer.get("Content-Type", "").startswith("text/html")
     assert User.objects.get(pk=dee.pk).username == "dee"
+    deleter = make_user("deleter", is_staff=True)
+    deleter.user_permissions.add(*Permission.objects.filter(codename__in=["view_user", "delete_user"]))
+    client.force_login(deleter)
+    client.post(url, {"action": "delete_accounts", "_selected_action": [deleter.pk, dee.pk], "confirm": "1"})
+    assert set(User.objects.filter(pk__in=[deleter.pk, dee.pk]).values_list("username", flat=True)) == {
+        "deleter",
+        f"deleted-{dee.pk}",
+    }
     client.force_login(root)
     other_root = make_user("other", is_staff=True, is_superuser=True)
     client.post(url, {"action": "delete_accounts", "_selected_action": [root.pk, other_root.pk], "confirm": "1"})
@@ -145,6 +153,18 @@ def test_only_staff_allowed_to_delete_accounts_may_and_never_a_superuser_or_them
         "root",
         "other",
     }
+
+
+def test_django_s_own_user_deletion_which_removes_the_row_is_not_offered(client, make_user):
+    """Removing the row would take the others' games and results with it: neither the
+    list's built-in action nor an account's delete page is there, even for a superuser."""
+    root, dee = make_user("root", is_staff=True, is_superuser=True), make_user("dee")
+    client.force_login(root)
+    changelist = client.get(reverse("admin:accounts_user_changelist")).content.decode()
+    assert "delete_accounts" in changelist and "delete_selected" not in changelist
+    assert client.get(reverse("admin:accounts_user_delete", args=[dee.pk])).status_code == 403
+    client.post(reverse("admin:accounts_user_delete", args=[dee.pk]), {"post": "yes"})
+    assert User.objects.filter(pk=dee.pk, username="dee").exists()
 
 
 @pytest.mark.parametrize("username", ["deleted-12", "Deleted-7"])

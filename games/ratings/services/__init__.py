@@ -7,7 +7,7 @@ them (``outcome_record``, heard through ``games.registry.game_finished``, and
 staff void a result with ``result_void`` (its pool is replayed).
 """
 
-from .applying import ratings_apply, ratings_rebuild, ratings_sweep, result_void
+from .applying import ratings_apply, ratings_overdue, ratings_rebuild, ratings_sweep, result_void
 from .recording import (
     Finish,
     RatingError,
@@ -21,6 +21,7 @@ __all__ = [
     "outcome_record",
     "result_record",
     "ratings_apply",
+    "ratings_overdue",
     "ratings_rebuild",
     "ratings_sweep",
     "result_void",

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from datetime import timedelta
 
 from django.db import connection, transaction
+from django.db.models import Count
 from django.utils import timezone
 
 from accounts.player_data import deleted_among
@@ -187,15 +188,24 @@ def ratings_apply(*, pool: str, limit: int | None = None) -> int:
     return applied
 
 
-def ratings_sweep(*, now=None, grace: timedelta = timedelta(seconds=2)) -> dict[str, int]:
+SWEEP_GRACE = timedelta(seconds=2)
+
+
+def ratings_overdue(*, now=None, grace: timedelta = SWEEP_GRACE) -> dict[str, int]:
+    """Pending results waiting longer than ``grace``, counted by pool: their own task was
+    lost or is late."""
+    now = now or timezone.now()
+    overdue = RatedResult.objects.filter(applied=False, finished_at__lt=now - grace)
+    return dict(overdue.values_list("pool").annotate(count=Count("pk")).values_list("pool", "count"))
+
+
+def ratings_sweep(*, now=None, grace: timedelta = SWEEP_GRACE) -> dict[str, int]:
     """Apply the pending results of every pool with one waiting longer than ``grace``.
 
     The beat runs it every few seconds, so a result whose task was lost (a broker or
     worker restart) or gave up retrying is applied within seconds, by the same service.
     """
-    now = now or timezone.now()
-    overdue = RatedResult.objects.filter(applied=False, finished_at__lt=now - grace)
-    pools = set(overdue.values_list("pool", flat=True).distinct())
+    pools = ratings_overdue(now=now, grace=grace)
     return {pool: ratings_apply(pool=pool) for pool in pool_codes() if pool in pools}
 
 

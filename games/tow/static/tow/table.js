@@ -630,10 +630,11 @@
     schedulePreview();
   }
 
-  // Reloads can overlap (two changes in quick succession): only the last one asked for is
-  // drawn, since an earlier one's answer may arrive after it and hold less.
-  let refreshSeq = 0;
-  let resetAsked = false;  // a reset asked for by a reload that a later one replaced
+  // Reloads can overlap (two changes in quick succession): an answer older than the one
+  // already drawn is not drawn, since it may hold less. A reset asked for by a reload
+  // that failed or was overtaken waits for the next one drawn.
+  let refreshSeq = 0, drawnSeq = 0;
+  let resetAsked = false;
   async function refresh(reset) {
     const mine = ++refreshSeq;
     if (reset) resetAsked = true;
@@ -641,7 +642,8 @@
       const response = await fetch(root.dataset.stateUrl, { credentials: "same-origin", headers: { Accept: "application/json" } });
       if (!response.ok) return;
       const fresh = await response.json();
-      if (mine !== refreshSeq) return;
+      if (mine < drawnSeq) return;
+      drawnSeq = mine;
       reset = resetAsked;
       resetAsked = false;
       const rackChanged = fresh.rack !== view.rack;
