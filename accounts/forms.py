@@ -16,8 +16,9 @@ class SignUpForm(UserCreationForm):
     def clean_username(self):
         # Checked here rather than on the model field: a deleted account keeps its
         # ``deleted-<n>`` name, and the admin may still edit that row.
-        username = super().clean_username()
-        validate_not_a_deleted_name(username)
+        username = super().clean_username()  # None once it has refused a taken name
+        if username:
+            validate_not_a_deleted_name(username)
         return username
 
     def clean_email(self):
