@@ -174,6 +174,11 @@ def celery_worker_running():
 
 @pytest.fixture
 def celery_worker(transactional_db):
+    from config.celery import app
+
+    # Tasks earlier tests queued and no worker ran (an email about their rows, say) are
+    # not this test's: started on them, the worker would send them into this test's outbox.
+    app.control.purge()
     with celery_worker_running():
         yield
 
