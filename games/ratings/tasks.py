@@ -19,8 +19,7 @@ def apply_ratings(pool: str) -> int:
 @shared_task
 def sweep() -> dict:
     """Apply results whose task was lost or gave up (e.g. the worker was down)."""
-    overdue = services.ratings_overdue()
-    applied = services.ratings_sweep()
+    overdue, applied = services.ratings_sweep()
     # A pool's pass applies its results on time too: only the overdue ones are caught up.
     metrics.caught_up(sweep, sum(min(count, applied.get(pool, 0)) for pool, count in overdue.items()))
     return applied

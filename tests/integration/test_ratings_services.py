@@ -156,7 +156,7 @@ def test_applying_twice_applies_once(make_user):
     assert services.ratings_apply(pool="rampage") == 1
     before = snapshot("rampage")
     assert services.ratings_apply(pool="rampage") == 0
-    assert services.ratings_sweep(grace=timedelta(0)) == {}
+    assert services.ratings_sweep(grace=timedelta(0)).applied == {}
     assert snapshot("rampage") == before
     assert Rating.objects.get(user=ann, pool="rampage").games == 1
 
@@ -204,7 +204,7 @@ def test_apply_stops_at_its_limit_and_pools_are_independent(make_user):
         results[0].pk,
         results[1].pk,
     ]
-    assert services.ratings_sweep(grace=timedelta(0)) == {"rampage": 1, "wordgame": 1}
+    assert services.ratings_sweep(grace=timedelta(0)).applied == {"rampage": 1, "wordgame": 1}
     assert player_rating(ann, "wordgame").rating < 1500 < player_rating(ann, "rampage").rating
 
 
@@ -319,7 +319,7 @@ def test_casual_bot_and_empty_rounds_are_not_rated(make_user):
     HuntSeat.objects.create(table=ranked, user=hunts.tables.bot_user("easy", ranked), position=2, bot_strength="easy")
     play_round(ranked, {ann: ["cats"]})
     assert not RatedResult.objects.exists()
-    assert services.ratings_sweep(grace=timedelta(0)) == {}
+    assert services.ratings_sweep(grace=timedelta(0)).applied == {}
     assert not Rating.objects.exists()
 
 
@@ -364,8 +364,8 @@ def test_the_sweep_leaves_a_fresh_result_to_its_task_and_applies_an_overdue_one(
     """A result younger than the grace is its task's; an older one is the sweep's."""
     ann, bob = make_user("ann"), make_user("bob")
     result = record("rampage", [ann, bob], [1, 2])
-    assert services.ratings_sweep() == {}
-    assert services.ratings_sweep(now=result.finished_at + timedelta(seconds=3)) == {"rampage": 1}
+    assert services.ratings_sweep() == ({}, {})
+    assert services.ratings_sweep(now=result.finished_at + timedelta(seconds=3)) == ({"rampage": 1}, {"rampage": 1})
 
 
 @pytest.mark.django_db(transaction=True)

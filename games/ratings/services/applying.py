@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable
 from datetime import timedelta
+from typing import NamedTuple
 
 from django.db import connection, transaction
 from django.db.models import Count
@@ -199,14 +200,23 @@ def ratings_overdue(*, now=None, grace: timedelta = SWEEP_GRACE) -> dict[str, in
     return dict(overdue.values_list("pool").annotate(count=Count("pk")).values_list("pool", "count"))
 
 
-def ratings_sweep(*, now=None, grace: timedelta = SWEEP_GRACE) -> dict[str, int]:
+class Swept(NamedTuple):
+    """What a sweep found and did: the results ``overdue`` by pool, as ``ratings_overdue``
+    counts them, and how many it ``applied`` by pool (a pool's pass applies its results
+    still on time too)."""
+
+    overdue: dict[str, int]
+    applied: dict[str, int]
+
+
+def ratings_sweep(*, now=None, grace: timedelta = SWEEP_GRACE) -> Swept:
     """Apply the pending results of every pool with one waiting longer than ``grace``.
 
     The beat runs it every few seconds, so a result whose task was lost (a broker or
     worker restart) or gave up retrying is applied within seconds, by the same service.
     """
-    pools = ratings_overdue(now=now, grace=grace)
-    return {pool: ratings_apply(pool=pool) for pool in pool_codes() if pool in pools}
+    overdue = ratings_overdue(now=now, grace=grace)
+    return Swept(overdue, {pool: ratings_apply(pool=pool) for pool in pool_codes() if pool in overdue})
 
 
 _SQL_TYPES = {
