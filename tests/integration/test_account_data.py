@@ -20,6 +20,7 @@ from games.ratings.models import RatedPlayer, Rating
 from games.ratings.services import Finish
 from lexicon import services as lexicon
 from lexicon.models import DictionaryRequest
+from tests.integration.test_lexicon_views import breadcrumbs
 from tests.integration.test_ratings_views import ranked_round
 
 pytestmark = pytest.mark.django_db
@@ -119,6 +120,8 @@ def test_an_admin_downloads_and_deletes_for_a_player(client, played, make_user):
     asked = client.post(url, {"action": "delete_accounts", "_selected_action": [ann.pk]})
     assert asked.status_code == 200 and "This cannot be undone" in asked.content.decode()
     assert f'data-user="{ann.pk}"' in asked.content.decode()
+    crumbs = breadcrumbs(asked.content.decode())
+    assert f'<a href="{url}">Users</a>' in crumbs and crumbs.endswith("› Delete accounts")
     assert User.objects.get(pk=ann.pk).username == "ann", "nothing is deleted before the admin says yes"
     client.post(url, {"action": "delete_accounts", "_selected_action": [ann.pk], "confirm": "1"})
     assert User.objects.get(pk=ann.pk).username == f"deleted-{ann.pk}"

@@ -268,6 +268,12 @@ def test_changes_log_ignores_an_unknown_lexicon(client, junk):
 # -- admin -----------------------------------------------------------------------
 
 
+def breadcrumbs(html: str) -> str:
+    """The text of an admin page's breadcrumbs, its whitespace collapsed."""
+    crumbs = html[html.index('<div class="breadcrumbs">') :]
+    return " ".join(crumbs[len('<div class="breadcrumbs">') : crumbs.index("</div>")].split())
+
+
 def open_request(make_user, word="zorbing"):
     request, _ = services.request_change(
         player=make_user(), lexicon_code="common", word=word, action="add", reason="A sport."
@@ -340,7 +346,11 @@ def test_single_decision_page(client, make_user, moderator):
     request = open_request(make_user)
     client.force_login(moderator)
     url = f"/admin/lexicon/dictionaryrequest/{request.pk}/decide/"
-    assert client.get(url).status_code == 200
+    page = client.get(url)
+    assert page.status_code == 200
+    crumbs = breadcrumbs(page.content.decode())
+    assert '<a href="/admin/lexicon/dictionaryrequest/">Dictionary requests</a>' in crumbs
+    assert crumbs.endswith("› Decide")
     assert client.post(url, {"reject": "Reject", "note": "Not a word."}).status_code == 302
     request.refresh_from_db()
     assert request.status == Status.REJECTED and request.moderator_note == "Not a word."
