@@ -12,6 +12,7 @@ from games.tow import selectors, services
 from games.tow.models import Game
 from lexicon.services import get_lexicon
 from tests.conftest import session_cookie_for
+from tests.e2e.test_crossword import until
 
 pytestmark = pytest.mark.e2e
 DAY = 86400
@@ -161,3 +162,62 @@ def test_tracing_ends_with_the_turn(new_page, live_site, make_user):
     page.locator(".rack-tile:not(.used)").first.click()
     empty.click()
     expect(page.locator(".cell.new")).to_have_count(1)
+
+
+# Counts the answers of the game's state the page has read, once the reload that read one
+# has done with it (drawn it or not): the count goes up in a task of its own, queued when
+# the answer is read, so it runs after the code awaiting that answer.
+STATE_ANSWERS_READ = """() => {
+  window.stateAnswersRead = 0;
+  const json = Response.prototype.json;
+  Response.prototype.json = function () {
+    const read = json.call(this);
+    if (new URL(this.url).pathname.endsWith("/state/")) {
+      const counted = () => setTimeout(() => { window.stateAnswersRead += 1; });
+      read.then(counted, counted);
+    }
+    return read;
+  };
+}"""
+
+
+def test_an_earlier_answer_arriving_late_does_not_undo_a_newer_one(new_page, live_site, make_user):
+    """Two moves in quick succession: the page reloads the game for each. The first
+    reload's answer, made before the second move, arrives after the second's: the page
+    keeps showing the second move and does not go back to the first."""
+    ann, bob = make_user("ann"), make_user("bob")
+    game = services.game_create(creator=ann, seconds_per_move=DAY, invitees=[bob])
+    services.game_accept(game_id=game.pk, player=bob)
+    game.refresh_from_db()
+    mover, watcher = (ann, bob) if game.to_move == 0 else (bob, ann)
+    page = new_page()
+    name, value = session_cookie_for(watcher).split("=", 1)
+    page.context.add_cookies([{"name": name, "value": value, "url": live_site.url}])
+    asked, held = [], []
+
+    def state(route):
+        # The first reload is answered as the server has it now and handed to the page
+        # later, as a slow answer would be; the later ones go through.
+        asked.append(route.request.url)
+        if len(asked) == 1:
+            held.append((route, route.fetch()))
+        else:
+            route.continue_()
+
+    # Routed before the page loads (a route added to a drawn page can miss a request).
+    page.route(f"**/tow/{game.pk}/state/", state)
+    page.goto(f"/tow/{game.pk}/")
+    status, history = page.locator("[data-status]"), page.locator("[data-history] li[data-move]")
+    expect(status).to_contain_text(f"{mover.username} to move")
+    page.evaluate(STATE_ANSWERS_READ)
+    services.game_pass(game_id=game.pk, player=mover, move_count=0)
+    until(page, lambda: held, "the first move's reload was not asked for")
+    services.game_pass(game_id=game.pk, player=watcher, move_count=1)
+    expect(history).to_have_count(2)
+    expect(status).to_contain_text(f"{mover.username} to move")
+    route, answer = held.pop()
+    route.fulfill(response=answer)  # made after the first move only: the watcher's turn
+    page.wait_for_function("() => window.stateAnswersRead >= 2")
+    assert len(asked) == 2, "a reload other than the two moves' came in between"
+    expect(history).to_have_count(2)
+    expect(status).to_contain_text(f"{mover.username} to move")
