@@ -7,7 +7,8 @@ Each ``LoopTallies`` here stands for one web process; they share the test's Redi
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
+from datetime import timezone as tz
 
 import pytest
 import redis.asyncio as aioredis
@@ -18,8 +19,8 @@ from games.hunts.services.submit_limit import SUBMIT_LIMIT, SUBMIT_WINDOW_SECOND
 
 pytestmark = pytest.mark.asyncio
 
-# A fixed moment: the tests' counts fall in known windows.
-NOW = datetime(2026, 3, 1, 12, 0, 0, tzinfo=UTC)
+# A moment well inside a window, a different one for each test's players.
+NOW = datetime(2026, 3, 1, 12, 0, 0, tzinfo=tz.utc)
 
 
 @pytest.fixture(autouse=True)
