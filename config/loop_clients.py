@@ -2,10 +2,9 @@
 
 A use case Django runs in a worker thread pays a thread hop each way, Django's
 connection checks around the call (``CONN_HEALTH_CHECKS`` adds a ``SELECT 1``) and the
-ORM's cursor wrappers. For the hunt's submit path, which is one statement in
-PostgreSQL, that overhead was most of its server time, so the path sends it from the
-loop with psycopg's asyncio client; its submission counts go to Redis from the loop too,
-with redis-py's.
+ORM's cursor wrappers. For the hunt's submit path, which is one counting command in
+Redis and one statement in PostgreSQL, that overhead was most of its server time, so the
+path sends both from the loop with psycopg's and redis-py's asyncio clients.
 
 Clients belong to the event loop they were made on, so they are kept per loop: up to
 ``CONNECTIONS_PER_LOOP`` PostgreSQL connections (autocommit: each statement its own

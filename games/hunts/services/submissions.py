@@ -17,13 +17,18 @@ import re
 import threading
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 from typing import NamedTuple
 
+import redis
 from channels.db import database_sync_to_async
+from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
 from config import loop_clients
+from config.cache import redis_backed
 from config.realtime import broadcast_async
 from games.engine import hunt
 from games.hunts import broadcasts
@@ -37,11 +42,13 @@ from games.hunts.models import (
 from lexicon.services import get_lexicon, loaded_lexicon
 
 from ..boards import board_of, path_to_text
-from . import submit_limit
 
 logger = logging.getLogger(__name__)
 
 MAX_WORD_LETTERS = 25
+# Per player, across all their tabs: at most this many submissions per window.
+SUBMIT_LIMIT = 8
+SUBMIT_WINDOW_SECONDS = 2
 _WORD = re.compile(r"[a-z]+")
 
 
@@ -88,6 +95,43 @@ def _parse_path(raw) -> hunt.Path | None:
     return tuple(path)
 
 
+# Counts a submission and returns the window's count, in one command (and one atomic step).
+_COUNT_SUBMISSION = """
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+return count
+"""
+
+
+@lru_cache(maxsize=1)
+def _submission_counter():
+    """The counting script on the cache's Redis, or None where the cache is not Redis (embedded).
+
+    One client for the process, of its own: the script object keeps it.
+    """
+    if not redis_backed():
+        return None
+    return redis.Redis.from_url(settings.CACHES["default"]["LOCATION"]).register_script(_COUNT_SUBMISSION)
+
+
+def _count_key(user_id: int, now: datetime) -> str:
+    window = int(now.timestamp()) // SUBMIT_WINDOW_SECONDS
+    return f"hunts:submits:{user_id}:{window}"
+
+
+def _rate_limited(user_id: int, now: datetime) -> bool:
+    key = _count_key(user_id, now)
+    counter = _submission_counter()
+    if counter is not None:
+        return counter(keys=[cache.make_and_validate_key(key)], args=[SUBMIT_WINDOW_SECONDS * 2]) > SUBMIT_LIMIT
+    if cache.add(key, 1, timeout=SUBMIT_WINDOW_SECONDS * 2):
+        return False
+    try:
+        return cache.incr(key) > SUBMIT_LIMIT
+    except ValueError:  # expired between add and incr
+        return False
+
+
 def round_submit(*, round_id: int, user, word=None, path=None, now: datetime | None = None) -> SubmitResult:
     """A seated player submits a word: dragged (``path``) or typed (``word``).
 
@@ -108,9 +152,8 @@ def round_submit(*, round_id: int, user, word=None, path=None, now: datetime | N
 
 
 async def round_submit_async(*, round_id: int, user, word=None, path=None, now: datetime | None = None) -> SubmitResult:
-    """``round_submit`` for a websocket handler, with its PostgreSQL statement sent from
-    the event loop itself (``config.loop_clients``) rather than a worker thread, and the
-    player's submissions counted on the loop (``submit_limit.LoopTallies``).
+    """``round_submit`` for a websocket handler, with its Redis and PostgreSQL calls
+    sent from the event loop itself (``config.loop_clients``) rather than a worker thread.
 
     The same decisions (``_submission``) with the same statement. The work runs as a
     task of its own that the caller's cancellation (a socket closing) does not stop, so
@@ -507,7 +550,7 @@ def _announce(facts: RoundFacts, user, find: SubmitResult, finder_count: int | N
 
 
 _SYNC_IO = {
-    "rate_limited": submit_limit.rate_limited,
+    "rate_limited": _rate_limited,
     "facts": _fresh_facts,
     "store": _store_find,
     "first_finder": _first_finder,
@@ -517,8 +560,10 @@ _SYNC_IO = {
 
 
 async def _rate_limited_async(user_id: int, now: datetime) -> bool:
-    # Counted on the loop, sent to the shared count by a later flush: no wait for Redis.
-    return submit_limit.loop_tallies().count(user_id, now)
+    count = await loop_clients.redis().eval(
+        _COUNT_SUBMISSION, 1, cache.make_and_validate_key(_count_key(user_id, now)), SUBMIT_WINDOW_SECONDS * 2
+    )
+    return count > SUBMIT_LIMIT
 
 
 async def _store_find_async(facts: RoundFacts, user_id: int, find: SubmitResult, now: datetime) -> Stored:
