@@ -127,9 +127,7 @@ def _generate(board: Board, rack: str, variant: Variant, lexicon) -> list[Play]:
             search = searcher(call, data, out, None, True)
             for anchor in data.anchors:
                 search(anchor)
-    if call.mirror:
-        out.extend([_mirrored(entry) for entry in out])
-    return as_plays(out, (board, variant))
+    return as_plays(out, (board, variant), call.mirror)
 
 
 def top(

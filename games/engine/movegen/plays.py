@@ -26,21 +26,35 @@ _set_score, _set_placement, _set_across, _set_words, _set_source = (
 )
 
 
-@cython.locals(entry=tuple, plays=list)
-def as_plays(found: list, source: tuple) -> list[Play]:
-    """The ``Play`` of each (rank, score, placement, across, leave) a search found."""
+@cython.locals(entry=tuple, plays=list, square=tuple)
+def as_plays(found: list, source: tuple, mirror: bool = False) -> list[Play]:
+    """The ``Play`` of each (rank, score, placement, across, leave) a search found; with
+    ``mirror``, then the mirror of each down the centre column (an empty board's plays
+    are searched across only)."""
     plays = []
     for entry in found:
-        play = _new_play(Play)
-        _set_score(play, entry[1])
         placement = entry[2]
-        # The search records placements as FrozenLists already (mirrors are tuples).
-        _set_placement(play, placement if type(placement) is FrozenList else FrozenList(placement))
-        _set_across(play, entry[3])
-        _set_words(play, None)
-        _set_source(play, source)
-        plays.append(play)
+        # The search records placements as FrozenLists already.
+        plays.append(
+            _play(entry[1], placement if type(placement) is FrozenList else FrozenList(placement), entry[3], source)
+        )
+    if mirror:
+        for entry in found:
+            mirrored = FrozenList([(square[1], square[0], square[2], square[3]) for square in entry[2]])
+            plays.append(_play(entry[1], mirrored, False, source))
     return plays
+
+
+@cython.cfunc
+@cython.inline
+def _play(score, placement, across, source: tuple) -> Play:
+    play = _new_play(Play)
+    _set_score(play, score)
+    _set_placement(play, placement)
+    _set_across(play, across)
+    _set_words(play, None)
+    _set_source(play, source)
+    return play
 
 
 class Plays(list):
