@@ -27,8 +27,8 @@ Strengths (``STRENGTHS``; ``greedy`` is a yardstick for measuring the others):
   tiles: the next player's rack and the bag's order. After each candidate (and our
   refill from that bag) the next player answers with their best play by equity (their
   leave counts), then we make our best play by equity from the refilled rack; the
-  candidate's value is the spread over those plies plus the leave we end on, averaged
-  over the rounds (Monte Carlo simulation two plies deep, as the strongest crossword
+  candidate's value is the spread over those plies plus the leave we end on less the
+  leave they end on, averaged over the rounds (Monte Carlo simulation two plies deep, as the strongest crossword
   programs play). Every candidate meets the same rounds, and those clearly behind the
   leader are dropped as rounds come in. Its effort is a count of move searches
   (``CHAMPION_BUDGET``), so a game replays exactly; the worker may also pass
@@ -505,8 +505,10 @@ def continuation(
     we may draw them again); the next player answers with their best play by equity
     (score + their leave's value, as the bag then stands) and refills; then we play
     our best by equity from our refilled rack (with ``CHAMPION_PLIES`` = 2). The value
-    is our points less theirs, plus the value of the tiles we keep at the end. A play that goes out with the bag empty ends the game:
-    the player going out gains the other's tiles and the other loses them.
+    is our points less theirs, plus the value of the tiles we keep from our last play
+    less the value of those they keep from theirs. A play that goes out with the bag
+    empty ends the game: the player going out gains the other's tiles and the other
+    loses them.
     """
     variant, lexicon = position.variant, position.lexicon
     bag = list(bag)
@@ -514,28 +516,30 @@ def continuation(
         shuffle_back(bag, candidate.given, mix or random.Random(f"{rack}/{''.join(bag)}"))
     ours = _refill(candidate.kept, bag, variant.rack_size)
     board, theirs, spread = candidate.board, rack, float(candidate.score)
-    kept = ours
+    # What each side keeps from its last play in the round: its next turn starts from it.
+    our_leave, their_leave = ours, theirs
     for ply in range(CHAMPION_PLIES):
-        mover, other = (theirs, ours) if ply % 2 == 0 else (ours, theirs)
+        their_turn = ply % 2 == 0
+        mover, other = (theirs, ours) if their_turn else (ours, theirs)
         value = _simulated_leave(position, leave_value, len(bag), other)
         play = movegen.best(board, mover, variant, lexicon, leave_value=value)
-        sign = -1.0 if ply % 2 == 0 else 1.0
+        sign = -1.0 if their_turn else 1.0
         if play is None:
-            kept = mover
-            continue
+            continue  # a pass: the whole rack is kept, as it stands
         spread += sign * play.score
         board = board.with_tiles(play.placement)
-        kept = play.leave
-        if not kept and not bag:
+        if not play.leave and not bag:
             return spread + sign * 2 * position.tiles_value(other)
-        refilled = _refill(kept, bag, variant.rack_size)
-        if ply % 2 == 0:
-            theirs = refilled
+        refilled = _refill(play.leave, bag, variant.rack_size)
+        if their_turn:
+            their_leave, theirs = play.leave, refilled
         else:
-            ours = refilled
-    if CHAMPION_PLIES % 2:
-        kept = ours  # the opponent moved last: our whole rack is what we keep
-    return spread + _simulated_leave(position, leave_value, len(bag), theirs)(kept)
+            our_leave, ours = play.leave, refilled
+    # Both sides' leaves count, as the plays were chosen by them: a reply that keeps good
+    # tiles for fewer points now is not a gain for us.
+    ours_value = _simulated_leave(position, leave_value, len(bag), theirs)
+    theirs_value = _simulated_leave(position, leave_value, len(bag), ours)
+    return spread + ours_value(our_leave) - theirs_value(their_leave)
 
 
 def shuffle_back(bag: list[str], tiles: str, mix: random.Random) -> None:

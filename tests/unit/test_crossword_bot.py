@@ -543,7 +543,8 @@ def test_a_swap_goes_back_into_the_bag_before_the_draw():
 def test_champion_values_a_candidate_over_two_plies(lexicons, monkeypatch):
     """A round's value is the candidate's score, less the next player's best answer by
     equity (their leave counts) on the rack drawn, plus our best play by equity from the
-    leave refilled from the bag's order, plus the value of the tiles that play keeps."""
+    leave refilled from the bag's order, plus the value of the tiles that play keeps,
+    less the value of the tiles their answer kept."""
     monkeypatch.setattr(crossword_bot, "CHAMPION_MIN_ROUNDS", 100)  # both see all 3 rounds
     position = Position.of(_mid_game(lexicons, WORDGAME, "concede"))
     variant, lexicon = position.variant, position.lexicon
@@ -563,7 +564,9 @@ def test_champion_values_a_candidate_over_two_plies(lexicons, monkeypatch):
             reply = movegen.best(candidate.board, rack, variant, lexicon, leave_value=table)
             assert reply.equity == pytest.approx(reply.score + table(reply.leave))
             mine = movegen.best(candidate.board.with_tiles(reply.placement), ours, variant, lexicon, leave_value=table)
-            expected[id(candidate)].append(candidate.score - reply.score + mine.score + table(mine.leave))
+            expected[id(candidate)].append(
+                candidate.score - reply.score + mine.score + table(mine.leave) - table(reply.leave)
+            )
     for candidate in pool:
         assert candidate.values == pytest.approx(expected[id(candidate)])
 
