@@ -35,7 +35,7 @@ class QueueConsumer(JsonMessageConsumer):
     for ``matchmaking.GRACE`` is dropped by the next matcher pass.
     """
 
-    message_types = frozenset({"ping", "cancel"})
+    message_types = frozenset({"ping", "cancel", "status"})
 
     async def connect(self):
         await self.accept()
@@ -63,6 +63,14 @@ class QueueConsumer(JsonMessageConsumer):
 
     async def on_cancel(self, message):
         await database_sync_to_async(services.queue_cancel)(user=self.user)
+
+    async def on_status(self, message):
+        """The status read now. The page asks after a click's answer has replaced its
+        panel: a status this socket read before the click (its first, sent on connect)
+        may arrive after that answer, and the click's own change may have been published
+        before this socket's subscription took, so the page would be left showing the
+        old one."""
+        await self._send_status()
 
     # -- from the services -----------------------------------------------------------
 

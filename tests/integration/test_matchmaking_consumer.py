@@ -112,3 +112,20 @@ def test_taking_the_bot_offer_goes_to_the_table(client, make_user):
     seat = HuntSeat.objects.select_related("table").get(user=ann)
     assert response.headers["HX-Redirect"] == seat.table.get_absolute_url()
     assert not seat.table.ranked and seat.table.status == "playing"
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_page_asking_for_its_status_is_sent_it_as_it_is_now(ws_connect, make_user):
+    """After a click's answer replaced its panel, the page asks for the status: the answer
+    is read then, after any status the socket read before the click."""
+    ann = await sync_to_async(make_user)("ann")
+    ws = await ws_connect(QUEUE, ann)
+    assert (await receive_until(ws, "queue.status"))["state"] == "idle"
+    # Queued with no news to this socket, as when the click's was published before the
+    # socket's subscription took.
+    now = timezone.now()
+    await sync_to_async(QueueEntry.objects.create)(user=ann, pool="rampage", rating=1500, joined_at=now, seen_at=now)
+    await ws.send_json_to({"type": "status"})
+    message = await receive_until(ws, "queue.status")
+    assert message["state"] == "waiting" and "Looking for Word Rampage opponents" in message["html"]

@@ -15,7 +15,6 @@
     if (clock) clock.textContent = window.Wordfall.clock(seconds);
   }
   setInterval(tick, 500);
-  document.body.addEventListener("htmx:afterSwap", tick);
 
   function setCounts(counts) {
     for (const [pool, n] of Object.entries(counts)) {
@@ -24,7 +23,7 @@
   }
 
   // Pinged every 5 s: the queue counts a seeker as present while their page pings.
-  Wordfall.live("/ws/hunts/queue/", {
+  const socket = Wordfall.live("/ws/hunts/queue/", {
     pingEvery: 5000,
     longestWait: 10000,
     message(msg) {
@@ -49,5 +48,13 @@
         console.warn(msg.reason);
       }
     },
+  });
+
+  // A click's answer (join, cancel, a bot) has replaced the panel: ask the socket for the
+  // status as it is now. A status it read before the click can still be on its way and
+  // would otherwise put the old panel back; the answer to this comes after it.
+  document.body.addEventListener("htmx:afterSwap", (e) => {
+    if (panel.contains(e.detail.target) || e.detail.target === panel) socket.send({ type: "status" });
+    tick();
   });
 })();
