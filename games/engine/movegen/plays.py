@@ -30,14 +30,11 @@ _set_score, _set_placement, _set_across, _set_words, _set_source = (
 def as_plays(found: list, source: tuple, mirror: bool = False) -> list[Play]:
     """The ``Play`` of each (rank, score, placement, across, leave) a search found; with
     ``mirror``, then the mirror of each down the centre column (an empty board's plays
-    are searched across only)."""
+    are searched across only). The placements are FrozenLists, as ``generate``'s search
+    records them."""
     plays = []
     for entry in found:
-        placement = entry[2]
-        # The search records placements as FrozenLists already.
-        plays.append(
-            _play(entry[1], placement if type(placement) is FrozenList else FrozenList(placement), entry[3], source)
-        )
+        plays.append(_play(entry[1], entry[2], entry[3], source))
     if mirror:
         for entry in found:
             mirrored = FrozenList([(square[1], square[0], square[2], square[3]) for square in entry[2]])
