@@ -47,7 +47,7 @@ prefer_compiled(__path__, "games/engine/movegen")
 
 from games.engine.crossword import Board, Play, Variant  # noqa: E402
 from games.engine.movegen.dawg import dawg as dawg  # noqa: E402
-from games.engine.movegen.plays import NO_PLAY, Leaves, Plays, as_plays  # noqa: E402
+from games.engine.movegen.plays import NO_PLAY, Leaves, Plays, as_plays, mirrored  # noqa: E402
 from games.engine.movegen.position import Call  # noqa: E402
 from games.engine.movegen.search import searcher  # noqa: E402
 from games.engine.movegen.shadow import quick_bound, size_bounds  # noqa: E402
@@ -81,11 +81,6 @@ def leave_of(rack: str, placement) -> str:
     for _, _, letter, blank in placement:
         kept.remove(BLANK if blank else letter)
     return "".join(sorted(kept))
-
-
-def _mirrored(entry: tuple) -> tuple:
-    rank, score, placement, _, leave = entry
-    return (rank, score, tuple([(c, r, letter, blank) for r, c, letter, blank in placement]), False, leave)
 
 
 @contextmanager
@@ -196,7 +191,7 @@ def _top(board, rack, variant, lexicon, n, leave_value, leave_bound) -> list[Ran
             data.searcher(anchor, bounds)
     found = list(out)
     if call.mirror:
-        found.extend([_mirrored(entry) for entry in found])
+        found.extend([mirrored(entry) for entry in found])
     chosen = heapq.nsmallest(n, found, key=lambda entry: (-entry[0], sorted(entry[2])))
     source = (board, variant)
     return [

@@ -26,7 +26,7 @@ _set_score, _set_placement, _set_across, _set_words, _set_source = (
 )
 
 
-@cython.locals(entry=tuple, plays=list, square=tuple)
+@cython.locals(entry=tuple, down=tuple, plays=list)
 def as_plays(found: list, source: tuple, mirror: bool = False) -> list[Play]:
     """The ``Play`` of each (rank, score, placement, across, leave) a search found; with
     ``mirror``, then the mirror of each down the centre column (an empty board's plays
@@ -37,9 +37,25 @@ def as_plays(found: list, source: tuple, mirror: bool = False) -> list[Play]:
         plays.append(_play(entry[1], entry[2], entry[3], source))
     if mirror:
         for entry in found:
-            mirrored = FrozenList([(square[1], square[0], square[2], square[3]) for square in entry[2]])
-            plays.append(_play(entry[1], mirrored, False, source))
+            down = mirrored(entry)
+            plays.append(_play(down[1], down[2], down[3], source))
     return plays
+
+
+@cython.ccall
+@cython.returns(tuple)
+@cython.locals(entry=tuple, square=tuple)
+def mirrored(entry: tuple) -> tuple:
+    """The entry (rank, score, placement, across, leave) of the mirror of an across
+    play on an empty board, down the centre column: rows and columns swapped, the
+    same rank, score and leave (the premium squares are symmetric)."""
+    return (
+        entry[0],
+        entry[1],
+        FrozenList([(square[1], square[0], square[2], square[3]) for square in entry[2]]),
+        False,
+        entry[4],
+    )
 
 
 @cython.cfunc
