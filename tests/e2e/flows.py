@@ -1,5 +1,7 @@
 """Steps that several browser tests take, written once."""
 
+import time
+
 from playwright.sync_api import expect
 
 
@@ -34,3 +36,12 @@ def deal_with_play(game, wanted, *, name: str):
         if plays:
             return max(plays, key=lambda p: p.score)
     raise AssertionError(f"no deal among {name}-0…199 has the play wanted")
+
+
+def until(page, condition, failure: str, seconds: float = 10) -> None:
+    """Let the page run until ``condition()`` holds (routes and socket frames are handed
+    to this test only while it waits on the page)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, failure
+        page.wait_for_timeout(20)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 from playwright.sync_api import expect
@@ -13,7 +12,7 @@ from games.crosswords.models import Game
 from games.engine import crossword, crossword_game, movegen
 from lexicon.services import get_lexicon
 from tests.conftest import session_cookie_for
-from tests.e2e.flows import deal_with_play
+from tests.e2e.flows import deal_with_play, until
 
 pytestmark = pytest.mark.e2e
 DAY = 86400
@@ -159,15 +158,6 @@ def test_two_players_play_against_each_other_live(new_page, live_site, make_user
     expect(star.locator(".lbl")).to_be_hidden()
     bob_page.keyboard.press("End")
     expect(bob_page.locator("[data-replay-text]")).to_contain_text("3/3")
-
-
-def until(page, condition, failure: str, seconds: float = 10) -> None:
-    """Let the page run until ``condition()`` holds (routes and socket frames are handed
-    to this test only while it waits on the page)."""
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, failure
-        page.wait_for_timeout(20)
 
 
 def test_a_change_made_while_the_page_loads_the_one_before_is_shown_too(new_page, live_site, make_user):

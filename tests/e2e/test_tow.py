@@ -12,7 +12,7 @@ from games.tow import selectors, services
 from games.tow.models import Game
 from lexicon.services import get_lexicon
 from tests.conftest import session_cookie_for
-from tests.e2e.test_crossword import until
+from tests.e2e.flows import until
 
 pytestmark = pytest.mark.e2e
 DAY = 86400
