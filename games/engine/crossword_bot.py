@@ -32,7 +32,11 @@ Strengths (``STRENGTHS``; ``greedy`` is a yardstick for measuring the others):
   programs play). Every candidate meets the same rounds, and those clearly behind the
   leader are dropped as rounds come in. Its effort is a count of move searches
   (``CHAMPION_BUDGET``), so a game replays exactly; the worker may also pass
-  ``out_of_time`` to stop early. With the bag empty it plays like the expert.
+  ``out_of_time`` to stop early. With the bag empty and one opponent left it searches
+  the rest of the game (``endgame_search``): both racks are known, so it looks several
+  plies ahead with alpha-beta over each turn's best few plays and passing, one ply
+  deeper at a time within ``ENDGAME_BUDGET`` move searches; with more opponents it
+  plays like the expert.
 * ``greedy`` plays the highest score, nothing else.
 
 A bot only reads what its seat may see: the board, its rack, the bag's size and the
@@ -90,6 +94,13 @@ CHAMPION_MIN_ROUNDS = 8
 CHAMPION_MAX_ROUNDS = 1000
 CHAMPION_PRUNE_Z = 2.0
 CHAMPION_ROUNDS_EACH = 16
+# With the bag empty and one opponent left the champion searches the rest of the game
+# (both racks are known): at most ENDGAME_PLIES plies deep, weighing at each turn the
+# ENDGAME_WIDTH best plays by score less the tiles they keep (and passing), deepening
+# one ply at a time while ENDGAME_BUDGET move searches last.
+ENDGAME_PLIES = 8
+ENDGAME_WIDTH = 8
+ENDGAME_BUDGET = 400
 
 
 @dataclass(frozen=True)
@@ -446,8 +457,11 @@ def champion_candidates(position: Position, leave_value, budget: int | None = No
 
 def _champion(position: Position, leave_value, rng: random.Random, budget: int, out_of_time) -> Move:
     if position.bag_size == 0:
-        # Nothing left to draw: the expert's look-ahead is exact (one opponent) or as good.
-        return _by_equity(position, leave_value, look_ahead=True, rng=rng)
+        opponent = position.opponent_rack
+        if opponent is None:
+            # Several racks still hidden from us: the expert's look at the next reply.
+            return _by_equity(position, leave_value, look_ahead=True, rng=rng)
+        return endgame_search(position, opponent, ENDGAME_BUDGET, out_of_time).move
     pool = champion_candidates(position, leave_value, budget)
     if not pool:
         return _no_play(position)
@@ -587,3 +601,153 @@ def _still_in_contention(alive: list[Candidate]) -> list[Candidate]:
         if candidate is leader or mean + CHAMPION_PRUNE_Z * spread / math.sqrt(n) >= 0:
             kept.append(candidate)
     return kept
+
+
+# -- the champion's endgame: a search to the end of the game ----------------------------
+
+
+class _OutOfSearches(Exception):
+    """The endgame search's budget ran out in the middle of a depth."""
+
+
+@dataclass(frozen=True)
+class EndgameLine:
+    """What the endgame search settled on: the move, the spread it expects from here
+    to the end (ours less the opponent's, the tiles left on the racks counted), the
+    plies it looked ahead, and the move searches it spent."""
+
+    move: Move
+    value: float
+    plies: int
+    searches: int
+
+
+class _Endgame:
+    """Negamax with alpha-beta over the rest of a two-player game with the bag empty.
+
+    Both racks are known, so nothing is drawn or guessed: a line ends when a side goes
+    out (it gains twice the other's tiles, as the rules count them for the spread), when
+    a pass is answered by a pass (the position then repeats, so the search ends the game
+    there, each side losing its own tiles), or at the depth reached, where each side's
+    tiles count against it. The plays weighed at a turn are the best few by score less
+    the tiles kept (going out counting the other's tiles): those that matter in an
+    endgame. A board is named by the set of plays made on it since the root, so plays
+    met again in another order or at the next depth are not searched again.
+    """
+
+    def __init__(self, position: Position, budget: int, out_of_time):
+        self.position = position
+        self.budget = budget
+        self.out_of_time = out_of_time
+        self.searches = 0
+        self.cut_short = False  # a line of the last depth searched stopped before the end
+        self.found: dict[tuple[frozenset, str], list] = {}
+
+    def tiles(self, rack: str) -> int:
+        return self.position.tiles_value(rack)
+
+    def plays(self, board: Board, made: frozenset, mover: str, other: str) -> list:
+        key = (made, mover)
+        plays = self.found.get(key)
+        if plays is None:
+            # The first search, the root's plays, is always made: without it there is no move.
+            if self.searches and (
+                self.searches >= self.budget or (self.out_of_time is not None and self.out_of_time())
+            ):
+                raise _OutOfSearches
+            self.searches += 1
+            position = self.position
+            out_bonus = 2 * self.tiles(other)
+
+            def kept(leave: str) -> float:
+                return out_bonus if not leave else -float(self.tiles(leave))
+
+            plays = movegen.top(
+                board, mover, position.variant, position.lexicon, ENDGAME_WIDTH, leave_value=kept, leave_bound=out_bonus
+            )
+            self.found[key] = plays
+        return plays
+
+    def value(self, board, made, mover, other, plies, passed, alpha, beta) -> float:
+        """The spread the side to move (holding ``mover``) gains from here, both sides
+        playing their best, looking ``plies`` ahead."""
+        if plies == 0:
+            self.cut_short = True
+            return self.tiles(other) - self.tiles(mover)
+        best = -math.inf
+        for play in self.plays(board, made, mover, other):
+            if not play.leave:
+                value = play.score + 2 * self.tiles(other)
+            else:
+                score = play.score
+                value = score - self.value(
+                    board.with_tiles(play.placement),
+                    made | {play.placement},
+                    other,
+                    play.leave,
+                    plies - 1,
+                    False,
+                    score - beta,
+                    score - max(alpha, best),
+                )
+            if value > best:
+                best = value
+                if best >= beta:
+                    return best
+        if passed:
+            value = self.tiles(other) - self.tiles(mover)
+        else:
+            value = -self.value(board, made, other, mover, plies - 1, True, -beta, -max(alpha, best))
+        return max(best, value)
+
+    def root(self, plies: int, order: list) -> list[tuple[float, object]]:
+        """Each root move (a play, or None for a pass) with its value at ``plies``;
+        exact for the best, an upper bound for those it beats."""
+        position = self.position
+        board, mover, other = position.board, position.rack, position.opponent_rack
+        valued, best = [], -math.inf
+        self.cut_short = False
+        for play in order:
+            if play is None:
+                value = -self.value(board, frozenset(), other, mover, plies - 1, True, -math.inf, -best)
+            elif not play.leave:
+                value = play.score + 2 * self.tiles(other)
+            else:
+                value = play.score - self.value(
+                    board.with_tiles(play.placement),
+                    frozenset({play.placement}),
+                    other,
+                    play.leave,
+                    plies - 1,
+                    False,
+                    -math.inf,
+                    play.score - best,
+                )
+            valued.append((value, play))
+            best = max(best, value)
+        return valued
+
+
+def endgame_search(position: Position, opponent: str, budget: int, out_of_time=None) -> EndgameLine:
+    """The champion's move with the bag empty and one opponent holding ``opponent``:
+    the search one ply deeper each time, while ``budget`` move searches last (and
+    ``out_of_time()`` says no), keeping the best move of the deepest search finished.
+    Every search is counted, so the same position gives the same move."""
+    search = _Endgame(position, budget, out_of_time)
+    plays = search.plays(position.board, frozenset(), position.rack, opponent)
+    order: list = [*plays, None]
+    chosen = EndgameLine(_place(position, plays[0]) if plays else Move.pass_(position.seat), 0.0, 0, search.searches)
+    for plies in range(1, ENDGAME_PLIES + 1):
+        try:
+            valued = search.root(plies, order)
+        except _OutOfSearches:
+            break
+        # Best first, ties kept in the order they were weighed (the best static first).
+        ranked_moves = sorted(range(len(valued)), key=lambda index: -valued[index][0])
+        order = [valued[index][1] for index in ranked_moves]
+        value, play = valued[ranked_moves[0]]
+        move = Move.pass_(position.seat) if play is None else _place(position, play)
+        chosen = EndgameLine(move, value, plies, search.searches)
+        if not search.cut_short:
+            break  # every line ended the game: looking deeper finds nothing more
+    return chosen

@@ -576,3 +576,96 @@ def test_move_from_bot_round_trips_for_storage(lexicons):
     game = new_game(WORD_GRID, 2, "store", lexicons[WORD_GRID])
     move = choose(Position.of(game), "expert", random.Random(1))
     assert Move.from_dict(move.to_dict()) == move
+
+
+# -- the champion's endgame -----------------------------------------------------------
+
+
+def _bag_emptied(lexicons, variant, seed):
+    """A game the expert played on until the bag ran out (seeded: the same game each time)."""
+    game = new_game(variant, 2, seed, lexicons[variant])
+    rng = random.Random(seed)
+    while game.bag and not game.is_over:
+        game = game.apply(choose(Position.of(game), "expert", rng))
+    assert not game.is_over
+    return game
+
+
+def _played_out(game, searcher: int | None, rng: random.Random):
+    """The game to its end: the seat ``searcher`` by the champion's endgame search,
+    the other seat (or both) by the expert."""
+    while not game.is_over:
+        position = Position.of(game)
+        if game.to_move == searcher:
+            move = crossword_bot.endgame_search(position, position.opponent_rack, 400).move
+        else:
+            move = choose(position, "expert", rng)
+        game = game.apply(move)
+    return game
+
+
+def test_endgame_search_prunes_to_the_value_of_a_full_search(lexicons, monkeypatch):
+    """Alpha-beta changes how much is searched, never the value: at each depth the best
+    root move's value is what the same plays give searched without pruning."""
+    monkeypatch.setattr(crossword_bot, "ENDGAME_PLIES", 3)
+    game = _bag_emptied(lexicons, WORD_GRID, "endgame/1")
+    position = Position.of(game)
+    opponent = position.opponent_rack
+    tiles = position.tiles_value
+    plays = crossword_bot._Endgame(position, 10**6, None).plays  # the same plays, unbounded
+
+    def full(board, made, mover, other, plies, passed):
+        if plies == 0:
+            return tiles(other) - tiles(mover)
+        values = [
+            play.score + 2 * tiles(other)
+            if not play.leave
+            else play.score
+            - full(board.with_tiles(play.placement), made | {play.placement}, other, play.leave, plies - 1, False)
+            for play in plays(board, made, mover, other)
+        ]
+        values.append(tiles(other) - tiles(mover) if passed else -full(board, made, other, mover, plies - 1, True))
+        return max(values)
+
+    for depth in (1, 2, 3):
+        monkeypatch.setattr(crossword_bot, "ENDGAME_PLIES", depth)
+        line = crossword_bot.endgame_search(position, opponent, 10**6)
+        assert line.plies == depth
+        assert line.value == full(position.board, frozenset(), position.rack, opponent, depth, False)
+
+
+def test_endgame_search_is_bounded_and_replays(lexicons):
+    """The search spends at most its budget of move searches (the root's plays are
+    always found, so a move is always made) and gives the same move every time; out
+    of time at once, it looks one ply ahead, which needs no search beyond the root's,
+    and makes the best play by score less the tiles kept."""
+    position = Position.of(_bag_emptied(lexicons, WORDGAME, "endgame/2"))
+    opponent = position.opponent_rack
+    first = crossword_bot.endgame_search(position, opponent, 60)
+    assert first.searches <= 60 and first.plies >= 1
+    assert crossword_bot.endgame_search(position, opponent, 60) == first
+    deeper = crossword_bot.endgame_search(position, opponent, 400)
+    assert deeper.plies >= first.plies and deeper.searches <= 400
+    hurried = crossword_bot.endgame_search(position, opponent, 400, out_of_time=lambda: True)
+    assert hurried.searches == 1 and hurried.plies == 1
+    root = crossword_bot._Endgame(position, 1, None).plays(position.board, frozenset(), position.rack, opponent)
+    assert hurried.move == Move.place(position.seat, root[0].placement)
+
+
+def test_champion_searches_the_endgame_and_the_expert_does_not(lexicons):
+    """With the bag empty and one opponent, the champion's move is the search's."""
+    position = Position.of(_bag_emptied(lexicons, WORD_GRID, "endgame/1"))
+    line = crossword_bot.endgame_search(position, position.opponent_rack, crossword_bot.ENDGAME_BUDGET)
+    assert choose(position, "champion", random.Random(1)) == line.move
+
+
+def test_endgame_search_wins_an_ending_the_expert_loses(lexicons):
+    """A seeded Word Grid game with the bag empty: played out by the expert on both
+    sides, the side to move loses by 28; with the search playing that side against the
+    expert it wins by 11."""
+    game = _bag_emptied(lexicons, WORD_GRID, "endgame/1")
+    seat, other = game.to_move, 1 - game.to_move
+    by_expert = _played_out(game, None, random.Random(0)).scores
+    by_search = _played_out(game, seat, random.Random(0)).scores
+    assert by_expert[seat] - by_expert[other] == -28
+    assert by_search[seat] - by_search[other] == 11
