@@ -157,7 +157,8 @@ def choose(
     ``frequency`` (word -> Zipf value) is needed by beginner and casual; without it every
     word counts as known. ``leave_table`` overrides the learned table of the expert and
     the champion; ``budget`` (move searches) and ``out_of_time`` bound the champion's
-    simulation.
+    simulation (its endgame search has a budget of its own, ``ENDGAME_BUDGET``, and
+    stops when ``out_of_time`` says so too).
     """
     if strength == "greedy":
         return _greedy(position)
@@ -630,13 +631,14 @@ class _Endgame:
     a pass is answered by a pass (the position then repeats, so the search ends the game
     there, each side losing its own tiles), or at the depth reached, where each side's
     tiles count against it. The plays weighed at a turn are the best few by score less
-    the tiles kept (going out counting the other's tiles): those that matter in an
+    the tiles kept (going out counting twice the other's tiles): those that matter in an
     endgame. A board is named by the set of plays made on it since the root, so plays
     met again in another order or at the next depth are not searched again.
     """
 
-    def __init__(self, position: Position, budget: int, out_of_time):
+    def __init__(self, position: Position, opponent: str, budget: int, out_of_time):
         self.position = position
+        self.opponent = opponent
         self.budget = budget
         self.out_of_time = out_of_time
         self.searches = 0
@@ -704,7 +706,7 @@ class _Endgame:
         """Each root move (a play, or None for a pass) with its value at ``plies``;
         exact for the best, an upper bound for those it beats."""
         position = self.position
-        board, mover, other = position.board, position.rack, position.opponent_rack
+        board, mover, other = position.board, position.rack, self.opponent
         valued, best = [], -math.inf
         self.cut_short = False
         for play in order:
@@ -733,7 +735,7 @@ def endgame_search(position: Position, opponent: str, budget: int, out_of_time=N
     the search one ply deeper each time, while ``budget`` move searches last (and
     ``out_of_time()`` says no), keeping the best move of the deepest search finished.
     Every search is counted, so the same position gives the same move."""
-    search = _Endgame(position, budget, out_of_time)
+    search = _Endgame(position, opponent, budget, out_of_time)
     plays = search.plays(position.board, frozenset(), position.rack, opponent)
     order: list = [*plays, None]
     chosen = EndgameLine(_place(position, plays[0]) if plays else Move.pass_(position.seat), 0.0, 0, search.searches)
@@ -742,7 +744,8 @@ def endgame_search(position: Position, opponent: str, budget: int, out_of_time=N
             valued = search.root(plies, order)
         except _OutOfSearches:
             break
-        # Best first, ties kept in the order they were weighed (the best static first).
+        # Best first, ties kept in the order they were weighed: the next depth weighs
+        # the moves in this order, and its best is exact whatever the others' bounds.
         ranked_moves = sorted(range(len(valued)), key=lambda index: -valued[index][0])
         order = [valued[index][1] for index in ranked_moves]
         value, play = valued[ranked_moves[0]]

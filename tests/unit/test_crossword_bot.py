@@ -612,7 +612,7 @@ def test_endgame_search_prunes_to_the_value_of_a_full_search(lexicons, monkeypat
     position = Position.of(game)
     opponent = position.opponent_rack
     tiles = position.tiles_value
-    plays = crossword_bot._Endgame(position, 10**6, None).plays  # the same plays, unbounded
+    plays = crossword_bot._Endgame(position, opponent, 10**6, None).plays  # the same plays, unbounded
 
     def full(board, made, mover, other, plies, passed):
         if plies == 0:
@@ -637,8 +637,8 @@ def test_endgame_search_prunes_to_the_value_of_a_full_search(lexicons, monkeypat
 def test_endgame_search_is_bounded_and_replays(lexicons):
     """The search spends at most its budget of move searches (the root's plays are
     always found, so a move is always made) and gives the same move every time; out
-    of time at once, it looks one ply ahead, which needs no search beyond the root's,
-    and makes the best play by score less the tiles kept."""
+    of time at once, it still looks one ply ahead, which needs no search beyond the
+    root's plays: the play (or pass) worth most once the tiles left on both racks count."""
     position = Position.of(_bag_emptied(lexicons, WORDGAME, "endgame/2"))
     opponent = position.opponent_rack
     first = crossword_bot.endgame_search(position, opponent, 60)
@@ -648,8 +648,17 @@ def test_endgame_search_is_bounded_and_replays(lexicons):
     assert deeper.plies >= first.plies and deeper.searches <= 400
     hurried = crossword_bot.endgame_search(position, opponent, 400, out_of_time=lambda: True)
     assert hurried.searches == 1 and hurried.plies == 1
-    root = crossword_bot._Endgame(position, 1, None).plays(position.board, frozenset(), position.rack, opponent)
-    assert hurried.move == Move.place(position.seat, root[0].placement)
+    root = crossword_bot._Endgame(position, opponent, 1, None).plays(
+        position.board, frozenset(), position.rack, opponent
+    )
+    tiles = position.tiles_value
+    one_ply = {
+        Move.place(position.seat, play.placement): play.score
+        + (2 * tiles(opponent) if not play.leave else tiles(opponent) - tiles(play.leave))
+        for play in root
+    }
+    one_ply.setdefault(Move.pass_(position.seat), tiles(opponent) - tiles(position.rack))
+    assert one_ply[hurried.move] == hurried.value == max(one_ply.values())
 
 
 def test_champion_searches_the_endgame_and_the_expert_does_not(lexicons):
