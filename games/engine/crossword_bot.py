@@ -116,6 +116,9 @@ class Position:
     unseen: str  # bag + other racks, sorted
     scores: tuple[int, ...]
     seats_in_play: int
+    # A pass by this seat now ends the game: the run of scoreless turns (or passes) that
+    # ends it is one turn short.
+    pass_ends_game: bool = False
 
     @classmethod
     def of(cls, game: Game, seat: int | None = None) -> Position:
@@ -130,6 +133,7 @@ class Position:
             game.unseen(seat),
             game.scores,
             sum(game.in_play),
+            seat == game.to_move and not game.is_over and game.apply(Move.pass_(seat)).is_over,
         )
 
     @property
@@ -390,8 +394,12 @@ def _endgame(position: Position, opponent: str) -> Move:
             value = play.score - reply_value(after, leave) - position.tiles_value(leave)
         if best_value is None or value > best_value:
             best_move, best_value = _place(position, play), value
-    # Passing keeps our tiles while the opponent moves on the board as it is.
-    pass_value = -reply_value(position.board, position.rack) - position.tiles_value(position.rack)
+    # Passing keeps our tiles while the opponent moves on the board as it is, unless it
+    # ends the game: then each side loses the tiles it holds.
+    if position.pass_ends_game:
+        pass_value = opponent_value - position.tiles_value(position.rack)
+    else:
+        pass_value = -reply_value(position.board, position.rack) - position.tiles_value(position.rack)
     if pass_value > best_value:
         return Move.pass_(position.seat)
     return best_move
@@ -629,11 +637,13 @@ class _Endgame:
     Both racks are known, so nothing is drawn or guessed: a line ends when a side goes
     out (it gains twice the other's tiles, as the rules count them for the spread), when
     a pass is answered by a pass (the position then repeats, so the search ends the game
-    there, each side losing its own tiles), or at the depth reached, where each side's
+    there, each side losing its own tiles; a pass at the root ends it at once when the
+    game's run of scoreless turns says so), or at the depth reached, where each side's
     tiles count against it. The plays weighed at a turn are the best few by score less
     the tiles kept (going out counting twice the other's tiles): those that matter in an
-    endgame. A board is named by the set of plays made on it since the root, so plays
-    met again in another order or at the next depth are not searched again.
+    endgame. A board is named by the set of plays made on it since the root, so the
+    plays of a board met again in another order or at the next depth are not generated
+    again.
     """
 
     def __init__(self, position: Position, opponent: str, budget: int, out_of_time):
@@ -710,7 +720,9 @@ class _Endgame:
         valued, best = [], -math.inf
         self.cut_short = False
         for play in order:
-            if play is None:
+            if play is None and position.pass_ends_game:
+                value = self.tiles(other) - self.tiles(mover)
+            elif play is None:
                 value = -self.value(board, frozenset(), other, mover, plies - 1, True, -math.inf, -best)
             elif not play.leave:
                 value = play.score + 2 * self.tiles(other)

@@ -678,3 +678,20 @@ def test_endgame_search_wins_an_ending_the_expert_loses(lexicons):
     by_search = _played_out(game, seat, random.Random(0)).scores
     assert by_expert[seat] - by_expert[other] == -28
     assert by_search[seat] - by_search[other] == 11
+
+
+def test_a_pass_that_ends_the_game_is_valued_as_the_end(lexicons):
+    """Wordgame ends after three passes in a row: after two, the seat to move knows its
+    pass ends the game, and the search values that pass as the end (each side loses
+    the tiles it holds), not as a turn the opponent answers."""
+    game = _bag_emptied(lexicons, WORDGAME, "endgame/2")
+    assert not Position.of(game).pass_ends_game
+    game = game.apply(Move.pass_(game.to_move)).apply(Move.pass_(1 - game.to_move))
+    position = Position.of(game)
+    assert position.pass_ends_game
+    assert game.apply(Move.pass_(game.to_move)).is_over
+    opponent = position.opponent_rack
+    search = crossword_bot._Endgame(position, opponent, 10**6, None)
+    plays = search.plays(position.board, frozenset(), position.rack, opponent)
+    valued = dict((play, value) for value, play in search.root(2, [*plays, None]))
+    assert valued[None] == position.tiles_value(opponent) - position.tiles_value(position.rack)
