@@ -181,6 +181,21 @@ STATE_ANSWERS_READ = """() => {
 }"""
 
 
+# Marks the page once its socket's greeting has come: the greeting carries the game's
+# move count, and a move made before it arrives is caught up by a reload of its own.
+GREETING_SEEN = """(() => {
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", (e) => {
+        if (JSON.parse(e.data).type === "hello") window.greetingSeen = true;
+      });
+    }
+  };
+})();"""
+
+
 def test_an_earlier_answer_arriving_late_does_not_undo_a_newer_one(new_page, live_site, make_user):
     """Two moves in quick succession: the page reloads the game for each. The first
     reload's answer, made before the second move, arrives after the second's: the page
@@ -206,10 +221,13 @@ def test_an_earlier_answer_arriving_late_does_not_undo_a_newer_one(new_page, liv
 
     # Routed before the page loads (a route added to a drawn page can miss a request).
     page.route(f"**/tow/{game.pk}/state/", state)
+    page.add_init_script(GREETING_SEEN)
     page.goto(f"/tow/{game.pk}/")
     status, history = page.locator("[data-status]"), page.locator("[data-history] li[data-move]")
     expect(status).to_contain_text(f"{mover.username} to move")
     page.evaluate(STATE_ANSWERS_READ)
+    # Only the two moves' reloads: the socket has greeted the page before the first move.
+    page.wait_for_function("() => window.greetingSeen === true")
     services.game_pass(game_id=game.pk, player=mover, move_count=0)
     until(page, lambda: held, "the first move's reload was not asked for")
     services.game_pass(game_id=game.pk, player=watcher, move_count=1)
