@@ -7,6 +7,7 @@ so each reconnect (or its absence) is decided by the page's own timers, not by w
 
 from __future__ import annotations
 
+import datetime
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from playwright.sync_api import expect
 pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
+START = datetime.datetime(2026, 1, 1, 8, 0, tzinfo=datetime.UTC)
 
 # Sockets the test opens and closes by hand: each records its path and what it was sent.
 DRIVEN_SOCKETS = """
@@ -33,9 +35,12 @@ window.WebSocket = class {
 
 @pytest.fixture
 def driven(page):
-    page.clock.install()
+    # The installed clock runs on with real time until paused: paused, only run_for moves
+    # it, so a slow machine cannot fire a reconnect the test has not reached yet.
+    page.clock.install(time=START)
     page.add_init_script(DRIVEN_SOCKETS)
     page.goto("/")
+    page.clock.pause_at(START + datetime.timedelta(hours=1))
     page.evaluate(
         """() => {
         window.__heard = [];
