@@ -680,34 +680,43 @@ class _Endgame:
             self.found[key] = plays
         return plays
 
+    def stopped(self, mover: str, other: str) -> float:
+        """The spread to the side holding ``mover`` when play stops here: each side's
+        tiles count against it."""
+        return self.tiles(other) - self.tiles(mover)
+
+    def after_play(self, board, made, play, other, plies, alpha, beta) -> float:
+        """What ``play`` is worth to the side making it: going out ends the game, else
+        its score less what the other side then makes of the rest."""
+        if not play.leave:
+            return play.score + 2 * self.tiles(other)
+        score = play.score
+        return score - self.value(
+            board.with_tiles(play.placement),
+            made | {play.placement},
+            other,
+            play.leave,
+            plies - 1,
+            False,
+            score - beta,
+            score - alpha,
+        )
+
     def value(self, board, made, mover, other, plies, passed, alpha, beta) -> float:
         """The spread the side to move (holding ``mover``) gains from here, both sides
         playing their best, looking ``plies`` ahead."""
         if plies == 0:
             self.cut_short = True
-            return self.tiles(other) - self.tiles(mover)
+            return self.stopped(mover, other)
         best = -math.inf
         for play in self.plays(board, made, mover, other):
-            if not play.leave:
-                value = play.score + 2 * self.tiles(other)
-            else:
-                score = play.score
-                value = score - self.value(
-                    board.with_tiles(play.placement),
-                    made | {play.placement},
-                    other,
-                    play.leave,
-                    plies - 1,
-                    False,
-                    score - beta,
-                    score - max(alpha, best),
-                )
+            value = self.after_play(board, made, play, other, plies, max(alpha, best), beta)
             if value > best:
                 best = value
                 if best >= beta:
                     return best
         if passed:
-            value = self.tiles(other) - self.tiles(mover)
+            value = self.stopped(mover, other)
         else:
             value = -self.value(board, made, other, mover, plies - 1, True, -beta, -max(alpha, best))
         return max(best, value)
@@ -721,22 +730,11 @@ class _Endgame:
         self.cut_short = False
         for play in order:
             if play is None and position.pass_ends_game:
-                value = self.tiles(other) - self.tiles(mover)
+                value = self.stopped(mover, other)
             elif play is None:
                 value = -self.value(board, frozenset(), other, mover, plies - 1, True, -math.inf, -best)
-            elif not play.leave:
-                value = play.score + 2 * self.tiles(other)
             else:
-                value = play.score - self.value(
-                    board.with_tiles(play.placement),
-                    frozenset({play.placement}),
-                    other,
-                    play.leave,
-                    plies - 1,
-                    False,
-                    -math.inf,
-                    play.score - best,
-                )
+                value = self.after_play(board, frozenset(), play, other, plies, best, math.inf)
             valued.append((value, play))
             best = max(best, value)
         return valued
@@ -750,7 +748,9 @@ def endgame_search(position: Position, opponent: str, budget: int, out_of_time=N
     search = _Endgame(position, opponent, budget, out_of_time)
     plays = search.plays(position.board, frozenset(), position.rack, opponent)
     order: list = [*plays, None]
-    chosen = EndgameLine(_place(position, plays[0]) if plays else Move.pass_(position.seat), 0.0, 0, search.searches)
+    # One ply needs no search beyond the root's plays, so it always finishes: ``chosen``
+    # is set by the first pass of the loop.
+    chosen = None
     for plies in range(1, ENDGAME_PLIES + 1):
         try:
             valued = search.root(plies, order)
