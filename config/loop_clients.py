@@ -6,6 +6,12 @@ ORM's cursor wrappers. For the hunt's submit path, which is one counting command
 Redis and one statement in PostgreSQL, that overhead was most of its server time, so the
 path sends both from the loop with psycopg's and redis-py's asyncio clients.
 
+A statement goes out through ``simple_query``: libpq's own asynchronous calls on the
+connection's handle, its parameters written into the text as literals. psycopg's cursor
+around the same round trip (its query conversion, the binding of each parameter, a timer
+and a lock per wait) cost as much of the server's time as everything else the submit
+path does; the text is the same one a client-side binding cursor sends.
+
 Clients belong to the event loop they were made on, so they are kept per loop: up to
 ``CONNECTIONS_PER_LOOP`` PostgreSQL connections (autocommit: each statement its own
 transaction, as under Django's autocommit) and one Redis client. ``close(loop)`` closes them; the server's
@@ -19,13 +25,16 @@ import collections
 import logging
 import select
 import weakref
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from datetime import datetime
 
 import psycopg
 from django.conf import settings
 from django.db import connections
-from psycopg.pq import TransactionStatus
+from psycopg import errors as pg_errors
+from psycopg import pq
+from psycopg.pq import ExecStatus, TransactionStatus
 from redis import asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
@@ -107,12 +116,11 @@ def available(alias: str = "default") -> bool:
 
 
 def _connection_params(alias: str) -> dict:
-    # Django's own parameters and adapters, so both clients write values alike. The
-    # statements here take and return time-zone-aware values and ids only, so the session
-    # time zone Django would set does not matter. Client-side binding lets one call send
-    # several statements in one round trip, as the sync path's cursor does.
+    # Django's own parameters (server, credentials, options). The statements here take
+    # and return time-zone-aware values and ids only, so the session time zone Django
+    # would set does not matter.
     params = connections[alias].get_connection_params()
-    params["cursor_factory"] = psycopg.AsyncClientCursor
+    params.pop("cursor_factory", None)  # Django's, a blocking cursor
     params["autocommit"] = True
     return params
 
@@ -147,6 +155,73 @@ async def postgres(alias: str = "default") -> AsyncIterator[psycopg.AsyncConnect
         await pool.give_back(connection, usable=False)
         raise
     await pool.give_back(connection, usable=True)
+
+
+Value = int | bool | str | datetime | None
+
+
+def _literal(escaping: pq.Escaping, value: Value) -> bytes:
+    if value is None:
+        return b"NULL"
+    if value is True or value is False:
+        return b"true" if value else b"false"
+    if type(value) is int:
+        return str(value).encode()
+    if isinstance(value, str):
+        return escaping.escape_literal(value.encode())
+    if isinstance(value, datetime):
+        if value.tzinfo is None:
+            raise ValueError("a time sent to PostgreSQL names its time zone")
+        return b"'" + value.isoformat().encode() + b"'::timestamptz"
+    raise TypeError(f"no literal for {type(value).__name__}")
+
+
+async def simple_query(connection: psycopg.AsyncConnection, sql: str, params: Sequence[Value] = ()) -> list[tuple]:
+    """Run ``sql`` (one or more statements; ``%s`` for each of ``params``) in one round trip;
+    the rows of its last statement that returns any, each value as PostgreSQL's text (bytes) or None.
+
+    The statements of one simple query are one transaction. A failing statement raises
+    its error (psycopg's class for its SQLSTATE) once the server is done answering, and
+    ``postgres`` then closes the connection.
+    """
+    pgconn = connection.pgconn
+    escaping = pq.Escaping(pgconn)
+    pgconn.send_query(sql.encode() % tuple(_literal(escaping, value) for value in params))
+    loop = asyncio.get_running_loop()
+    while pgconn.flush():  # the query did not fit in the socket's buffer at once
+        await _ready(loop, pgconn.socket, writing=True)
+    rows: list[tuple] = []
+    failed = None
+    while True:
+        while pgconn.is_busy():
+            await _ready(loop, pgconn.socket)
+            pgconn.consume_input()
+        result = pgconn.get_result()
+        if result is None:
+            break
+        if result.status == ExecStatus.TUPLES_OK:
+            fields = range(result.nfields)
+            rows = [tuple(result.get_value(row, field) for field in fields) for row in range(result.ntuples)]
+        elif result.status != ExecStatus.COMMAND_OK and failed is None:
+            failed = pg_errors.error_from_result(result, encoding=connection.info.encoding)
+    if failed is not None:
+        raise failed
+    return rows
+
+
+async def _ready(loop: asyncio.AbstractEventLoop, fd: int, *, writing: bool = False) -> None:
+    """Until ``fd`` can be read (or written): one future, no timer."""
+    ready = loop.create_future()
+    (loop.add_writer if writing else loop.add_reader)(fd, _resolve, ready)
+    try:
+        await ready
+    finally:
+        (loop.remove_writer if writing else loop.remove_reader)(fd)
+
+
+def _resolve(future: asyncio.Future) -> None:
+    if not future.done():
+        future.set_result(None)
 
 
 def redis() -> aioredis.Redis:

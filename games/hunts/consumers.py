@@ -192,10 +192,12 @@ class TableConsumer(ChatMixin, JsonMessageConsumer):
         return False
 
     async def round_found(self, event):
+        services.find_announced(event["round_id"], event["word"], event["user_id"])
         if not self._answered(event):
             await self.send_encoded(event)
 
     async def round_mine(self, event):
+        services.find_announced(event["round_id"], event["word"], event["user_id"])
         if not self._answered(event):
             await self.send_encoded(event)
 

@@ -234,6 +234,9 @@ def _submission(round_id, user, word, path, now: datetime):
         judged = _judge(facts, word, path, lexicon)
         if judged.outcome != "accepted":
             return judged
+        first_finder = _finder_known(facts, user.pk, judged.word)
+        if first_finder is not None:
+            return _taken(facts, user.pk, judged.word, first_finder)
         stored = yield ("store", facts, user.pk, judged, now)
         if stored.found_id is not None:
             yield ("announce", facts, user, judged, stored.finder_count)
@@ -361,9 +364,51 @@ def _prepared(task: asyncio.Task, round_id: int) -> None:
 
 
 def forget_round(round_id: int) -> None:
-    """Drop this process's copy of a round's facts (a new round may reuse a rolled-back id)."""
+    """Drop this process's copy of a round's facts and finds (a new round may reuse a rolled-back id)."""
     with _facts_lock:
         _facts_kept.pop(round_id, None)
+        _finds_known.pop(round_id, None)
+
+
+# The finds this process knows of, by round: each round's board (which stands for the
+# round, as in ``_as_judged``) and, in Rampage, each found word's finder; in Classic each
+# (word, finder) of the finders' lists. A word once found stays its finder's for the rest
+# of the round, so a submission of a word known here is answered "taken" without a
+# statement: in Rampage most late submissions are words the table has just been told of.
+# Only committed finds are known: those stored by the event loop's autocommit statement
+# and those announced to this process's table sockets (announced after their commit).
+_finds_known: dict[int, tuple[str, dict]] = {}
+
+
+def _find_key(facts: RoundFacts, word: str, finder_id: int):
+    return word if facts.game == Game.RAMPAGE else (word, finder_id)
+
+
+def _finder_known(facts: RoundFacts, user_id: int, word: str) -> int | None:
+    """Who this process knows holds ``word`` in the round, for ``user_id``'s submission of it."""
+    known = _finds_known.get(facts.pk)
+    if known is None or known[0] != facts.board_text:
+        return None
+    return known[1].get(_find_key(facts, word, user_id))
+
+
+def _remember_find(facts: RoundFacts, word: str, finder_id: int) -> None:
+    known = _finds_known.get(facts.pk)
+    if known is None or known[0] != facts.board_text:
+        with _facts_lock:
+            while len(_finds_known) >= ROUND_FACTS_KEPT:
+                del _finds_known[next(iter(_finds_known))]  # the longest known
+            known = _finds_known[facts.pk] = (facts.board_text, {})
+    known[1].setdefault(_find_key(facts, word, finder_id), finder_id)
+
+
+def find_announced(round_id: int, word: str, finder_id: int) -> None:
+    """A find of ``round_id`` was announced to a table socket of this process: later
+    submissions of the word are answered from here. A round this process has no facts
+    of yet is left alone (its first submission reads them)."""
+    facts = _facts_kept.get(round_id)
+    if facts is not None:
+        _remember_find(facts, word, finder_id)
 
 
 def _judge(facts: RoundFacts, word: str | None, path: hunt.Path | None, lexicon) -> SubmitResult:
@@ -398,6 +443,18 @@ class Stored(NamedTuple):
     def from_row(cls, row) -> Stored:
         """``_store_statement``'s row; none if the round no longer exists."""
         return cls(*row) if row is not None else cls(None, False, None)
+
+    @classmethod
+    def from_text(cls, row: tuple[bytes | None, ...] | None) -> Stored:
+        """``from_row`` of the same row as PostgreSQL's text (``loop_clients.simple_query``)."""
+        if row is None:
+            return cls(None, False, None)
+        found_id, as_judged, first_finder, *count = row
+        return cls(_number(found_id), as_judged == b"t", _number(first_finder), *(_number(n) for n in count))
+
+
+def _number(text: bytes | None) -> int | None:
+    return None if text is None else int(text)
 
 
 def _store_find(facts: RoundFacts, user_id: int, find: SubmitResult, now: datetime) -> Stored:
@@ -569,9 +626,14 @@ async def _rate_limited_async(user_id: int, now: datetime) -> bool:
 async def _store_find_async(facts: RoundFacts, user_id: int, find: SubmitResult, now: datetime) -> Stored:
     sql, params = _store_statement(facts, user_id, find, now)
     async with loop_clients.postgres() as connection:
-        cursor = await connection.execute(sql, params)
-        cursor.nextset()
-        return Stored.from_row(await cursor.fetchone())
+        rows = await loop_clients.simple_query(connection, sql, params)
+    stored = Stored.from_text(rows[0] if rows else None)
+    # Committed: the statement was its own transaction (unlike a bot's store, inside its turn's).
+    if stored.found_id is not None:
+        _remember_find(facts, find.word, user_id)
+    elif stored.round_as_judged and (stored.first_finder is not None or facts.game == Game.CLASSIC):
+        _remember_find(facts, find.word, user_id if facts.game == Game.CLASSIC else stored.first_finder)
+    return stored
 
 
 async def _announce_async(facts: RoundFacts, user, find: SubmitResult, finder_count: int | None) -> None:
