@@ -181,6 +181,15 @@ class Board:
             )
         return tuple(result)
 
+    @cached_property
+    def _square_points(self) -> tuple[tuple[int, int], ...]:
+        """Per flat square, Rampage's (letter points with its letter bonus, word multiplier)."""
+        bonuses = {row * self.size + col: bonus for (row, col), bonus in self.bonuses.items()}
+        return tuple(
+            (face_value(face) * LETTER_BONUSES.get(bonuses.get(i), 1), WORD_BONUSES.get(bonuses.get(i), 1))
+            for i, face in enumerate(self._flat_faces)
+        )
+
     # Serialisation --------------------------------------------------------------
 
     def to_text(self) -> str:
@@ -246,44 +255,68 @@ def spell(board: Board, path: Iterable[Square]) -> str:
     return "".join(board.face(square) for square in path)
 
 
-def _paths(board: Board, word: str) -> Iterator[Path]:
-    """Every legal path spelling ``word``, in row-major depth-first order."""
-    faces = board._flat_faces
-    neighbours = board._neighbours
-    size = board.size
-
-    def extend(at: int, used: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
-        if at == len(word):
-            yield used
-            return
-        for nxt in neighbours[used[-1]]:
-            face = faces[nxt]
-            if nxt not in used and word.startswith(face, at):
-                yield from extend(at + len(face), used + (nxt,))
-
-    for start, face in enumerate(faces):
-        if word and word.startswith(face):
-            for flat in extend(len(face), (start,)):
-                yield tuple(divmod(i, size) for i in flat)
-
-
 def find_path(board: Board, word: str) -> Path | None:
     """A legal path spelling ``word``, or None if the board has none.
 
     When several paths spell the word, the one scoring most under Rampage scoring is
-    chosen (first in row-major order among equals), so a typed word is never worth
-    less than the best drag for it.
+    chosen (first in row-major depth-first order among equals), so a typed word is never
+    worth less than the best drag for it.
     """
     word = word.lower()
-    best: Path | None = None
-    best_score = -1
-    for path in _paths(board, word):
-        if not board.bonuses:
-            return path
-        score = score_rampage(board, path)
-        if score > best_score:
-            best, best_score = path, score
-    return best
+    search = _PathSearch(word, board._flat_faces, board._neighbours, board._square_points if board.bonuses else None)
+    for start, face in enumerate(board._flat_faces):
+        if word.startswith(face):
+            search.used.append(start)
+            if search.extend(len(face)):
+                break
+            search.used.pop()
+    if search.best is None:
+        return None
+    return tuple(divmod(i, board.size) for i in search.best)
+
+
+@cython.cclass
+class _PathSearch:
+    """One ``find_path`` walk: every path spelling the word, depth first, kept if it
+    scores more than the best so far. Without bonuses every path scores alike, so the
+    first one ends the walk."""
+
+    word = cython.declare(str)
+    faces = cython.declare(tuple)
+    neighbours = cython.declare(tuple)
+    points = cython.declare(object)  # per square (letter points, word multiplier), or None
+    used = cython.declare(list, visibility="readonly")
+    best = cython.declare(object, visibility="readonly")
+    best_score = cython.declare(cython.Py_ssize_t)
+
+    def __init__(self, word: str, faces: tuple, neighbours: tuple, points) -> None:
+        self.word, self.faces, self.neighbours, self.points = word, faces, neighbours, points
+        self.used = []
+        self.best = None
+        self.best_score = -1
+
+    @cython.ccall
+    @cython.locals(at=cython.Py_ssize_t, score=cython.Py_ssize_t, nxt=object)
+    def extend(self, at) -> cython.bint:
+        """Walk on from the path in ``used``, which spells the word's first ``at``
+        letters; True once the walk may stop."""
+        used = self.used
+        if at == len(self.word):
+            if self.points is None:
+                self.best = tuple(used)
+                return True
+            score = _rampage_points(self.points, used)
+            if score > self.best_score:
+                self.best, self.best_score = tuple(used), score
+            return False
+        for nxt in self.neighbours[used[-1]]:
+            face = self.faces[nxt]
+            if nxt not in used and self.word.startswith(face, at):
+                used.append(nxt)
+                if self.extend(at + len(face)):
+                    return True
+                used.pop()
+        return False
 
 
 # --------------------------------------------------------------------------- scoring
@@ -295,13 +328,19 @@ def score_rampage(board: Board, path: Iterable[Square]) -> int:
     Letter values, each times its tile's letter bonus, summed; then times the word
     bonus of every word-bonus tile the path covers.
     """
-    total = 0
-    multiplier = 1
-    for square in path:
-        bonus = board.bonuses.get(square)
-        value = face_value(board.face(square))
-        total += value * LETTER_BONUSES.get(bonus, 1)
-        multiplier *= WORD_BONUSES.get(bonus, 1)
+    size = board.size
+    return _rampage_points(board._square_points, [row * size + col for row, col in path])
+
+
+@cython.cfunc
+@cython.locals(total=cython.Py_ssize_t, multiplier=cython.Py_ssize_t)
+def _rampage_points(square_points: tuple, squares: list) -> cython.Py_ssize_t:
+    """``score_rampage`` of flat squares, with the board's ``_square_points``."""
+    total, multiplier = 0, 1
+    for square in squares:
+        letter_points, word_multiplier = square_points[square]
+        total += letter_points
+        multiplier *= word_multiplier
     return total * multiplier
 
 

@@ -374,6 +374,41 @@ def test_solve_equals_brute_force(case, min_length):
     assert set(found) == brute_force(board, words, min_length)
 
 
+def every_path_spelling(board, word):
+    """Every legal path spelling ``word``, row-major depth first, by exhaustive search."""
+    squares = list(board.squares())
+    paths = []
+
+    def extend(path):
+        spelled = hunt.spell(board, path)
+        if spelled == word:
+            paths.append(path)
+        elif word.startswith(spelled):
+            for square in squares:
+                if square not in path and hunt.are_adjacent(path[-1], square):
+                    extend(path + (square,))
+
+    for square in squares:
+        extend((square,))
+    return paths
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(
+    board_and_words(),
+    st.lists(st.tuples(st.integers(0, 2), st.integers(0, 2), st.sampled_from(sorted(hunt.BONUSES))), max_size=4),
+)
+def test_find_path_is_the_first_best_scoring_of_every_path(case, marks):
+    """find_path gives the highest-scoring path spelling the word, the first such in
+    row-major depth-first order (with no bonuses, simply the first path); None if none."""
+    board, words = case
+    board = hunt.Board(board.faces, bonuses={(r, c): kind for r, c, kind in marks if r < board.size and c < board.size})
+    for word in words:
+        paths = every_path_spelling(board, word)
+        best = max(paths, key=lambda path: hunt.score_rampage(board, path), default=None)
+        assert hunt.find_path(board, word) == best
+
+
 @settings(max_examples=examples(200), deadline=None)
 @given(board_and_words(), st.integers(min_value=1, max_value=4))
 def test_every_solve_path_is_legal_and_spells_its_word(case, min_length):

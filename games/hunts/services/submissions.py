@@ -228,13 +228,17 @@ def _submission(round_id, user, word, path, now: datetime):
         refusal = facts.refusal(user.pk, now, word)
         if refusal is not None:
             return refusal
+        # A typed word known found is on the board and in the list: no need to judge it.
+        first_finder = _finder_known(facts, user.pk, word) if path is None else None
+        if first_finder is not None:
+            return _taken(facts, user.pk, word, first_finder)
         lexicon = loaded_lexicon(facts.lexicon_code, facts.lexicon_version)
         if lexicon is None:  # loaded once per process and version, with a read of its changes
             lexicon = yield ("lexicon", facts.lexicon_code, facts.lexicon_version)
         judged = _judge(facts, word, path, lexicon)
         if judged.outcome != "accepted":
             return judged
-        first_finder = _finder_known(facts, user.pk, judged.word)
+        first_finder = _finder_known(facts, user.pk, judged.word) if path is not None else None
         if first_finder is not None:
             return _taken(facts, user.pk, judged.word, first_finder)
         stored = yield ("store", facts, user.pk, judged, now)
