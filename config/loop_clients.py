@@ -2,9 +2,10 @@
 
 A use case Django runs in a worker thread pays a thread hop each way, Django's
 connection checks around the call (``CONN_HEALTH_CHECKS`` adds a ``SELECT 1``) and the
-ORM's cursor wrappers. For the hunt's submit path, which is one counting command in
-Redis and one statement in PostgreSQL, that overhead was most of its server time, so the
-path sends both from the loop with psycopg's and redis-py's asyncio clients.
+ORM's cursor wrappers. For the hunt's submit path, which is one statement in PostgreSQL,
+that overhead was most of its server time, so the path sends it from the loop; the
+sockets' own bookkeeping in Redis (``config.websocket``) uses redis-py's asyncio client
+the same way.
 
 A statement goes out through ``simple_query``: libpq's own asynchronous calls on the
 connection's handle, its parameters written into the text as literals. psycopg's cursor

@@ -273,6 +273,24 @@ class FoundWord(models.Model):
         return f"{self.word} by {self.user} in {self.round}"
 
 
+class SubmissionCount(models.Model):
+    """How many words a player has tried to take in the current submission period, over
+    all their tabs and web processes: the statement that stores a find counts the try
+    and stores nothing past the limit (``services.submissions``).
+
+    One row per player, overwritten when a new period begins. Unlogged on PostgreSQL:
+    a count lost in a crash only forgets a few seconds of tries, and a try that takes
+    no word then costs no write-ahead log.
+    """
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="+")
+    period = models.BigIntegerField(help_text="Seconds since the epoch divided by the period's length.")
+    tries = models.PositiveIntegerField()
+
+    def __str__(self) -> str:
+        return f"{self.tries} tries by {self.user_id} in period {self.period}"
+
+
 class TableConnection(models.Model):
     """An open table websocket; watchers are the connections of people not seated."""
 

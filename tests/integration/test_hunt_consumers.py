@@ -13,6 +13,8 @@ from django.utils import timezone
 from games.engine import hunt
 from games.hunts import services
 from games.hunts.models import FoundWord, HuntRound, RoundStatus
+from games.hunts.services import submissions
+from lexicon.services import get_lexicon
 
 from .test_hunt_queries import worker_connections_closed  # noqa: F401 - used by every test here
 
@@ -184,16 +186,45 @@ async def test_a_flood_is_rate_limited(ws_connect, make_user):
     await receive_until(ws, "pong")
 
 
+async def test_a_word_the_table_was_told_of_is_answered_taken_without_a_statement(ws_connect, make_user, monkeypatch):
+    """Once a find is announced at the table, the process answers later tries of the word
+    itself, typed or dragged, with who took it: no statement, no try counted."""
+    table, ann, bob = await rampage_table(make_user)
+    game_round = await start_now(table)
+    ann_ws = await ready(ws_connect, f"/ws/hunts/{table.pk}/", ann)
+    bob_ws = await ready(ws_connect, f"/ws/hunts/{table.pk}/", bob)
+    await bob_ws.send_json_to({"type": "submit", "round_id": game_round.pk, "word": "cat"})
+    assert (await receive_until(bob_ws, "result"))["outcome"] == "accepted"
+    await receive_until(ann_ws, "round.found", word="cat")
+
+    async def no_statement(*args):
+        raise AssertionError("a known word reached the database")
+
+    monkeypatch.setitem(submissions._ASYNC_IO, "store", no_statement)
+    for guess in ({"word": "CAT"}, {"path": [[0, 0], [0, 1], [0, 2]]}):
+        await ann_ws.send_json_to({"type": "submit", "round_id": game_round.pk, **guess})
+        result = await receive_until(ann_ws, "result")
+        assert (result["outcome"], result["reason"]) == ("taken", f"{bob.name_and_username} found CAT first.")
+    assert await sync_to_async(FoundWord.objects.count)() == 1
+
+
 async def test_the_submission_limit_is_per_player_across_tabs(ws_connect, make_user):
-    """Two tabs each under their socket's limit still share one player's submission limit."""
+    """Two tabs each under their socket's limit still share one player's limit on tries."""
     table, ann, _ = await rampage_table(make_user)
     game_round = await start_now(table)
+    lexicon = await sync_to_async(get_lexicon)(game_round.lexicon_code, game_round.lexicon_version)
+    words = sorted(hunt.solve(BOARD, lexicon, game_round.min_length))[:20]
     tabs = [await ready(ws_connect, f"/ws/hunts/{table.pk}/", ann) for _ in range(2)]
-    for _ in range(10):  # 20 in all: more than the limit even if a window boundary splits them
-        for tab in tabs:
-            await tab.send_json_to({"type": "submit", "round_id": game_round.pk, "word": "zzz"})
-    reasons = [(await receive_until(tab, "result"))["reason"] for tab in tabs for _ in range(10)]
-    assert "Too many submissions; slow down." in reasons
+    # 20 good words in all: more than the limit even if a period boundary splits them.
+    for n in range(0, 20, 2):
+        for tab, word in zip(tabs, words[n : n + 2], strict=True):
+            await tab.send_json_to({"type": "submit", "round_id": game_round.pk, "word": word})
+    results = [await receive_until(tab, "result") for tab in tabs for _ in range(10)]
+    assert "Too many submissions; slow down." in [result["reason"] for result in results]
+    accepted = [result["word"] for result in results if result["outcome"] == "accepted"]
+    assert len(accepted) <= 2 * submissions.SUBMIT_LIMIT
+    stored = await sync_to_async(set)(FoundWord.objects.filter(round=game_round).values_list("word", flat=True))
+    assert stored == set(accepted)
 
 
 async def test_end_round_twice_broadcasts_results_once(ws_connect, make_user):

@@ -14,6 +14,7 @@ from games.engine import hunt
 from games.hunts import bot_profiles, selectors, services
 from games.hunts.models import FoundWord, HuntRound, RoundStatus, TableStatus
 from games.hunts.services.bots import bot_play
+from games.hunts.services.submissions import SUBMIT_LIMIT, SUBMIT_PERIOD_SECONDS
 
 pytestmark = pytest.mark.django_db
 
@@ -222,12 +223,27 @@ def test_late_early_and_outsider_submissions(rampage, make_user):
     assert not FoundWord.objects.exists()
 
 
-def test_flood_is_rate_limited(rampage):
-    """A flood of submissions from one player is cut off with a reason."""
+def test_tries_to_take_a_word_are_limited_per_player_and_period(rampage):
+    """A player's tries to take a word are cut off past the limit with a reason. Words
+    judged bad are no try (typos never use the limit up); each player counts alone, and
+    the next period starts afresh."""
     table, ann, bob = rampage
     game_round, now = start_round(table, RAMPAGE_BOARD)
-    outcomes = [services.round_submit(round_id=game_round.pk, user=ann, word="zzz", now=now).outcome for _ in range(20)]
-    assert outcomes.count("refused") >= 10
+
+    def submit(user, word, at=now):
+        return services.round_submit(round_id=game_round.pk, user=user, word=word, now=at)
+
+    assert {submit(ann, "zzz").outcome for _ in range(20)} == {"invalid"}
+    outcomes = [submit(ann, "cat").outcome for _ in range(12)]
+    assert outcomes == ["accepted"] + ["taken"] * (SUBMIT_LIMIT - 1) + ["refused"] * (12 - SUBMIT_LIMIT)
+    assert submit(ann, "rat").reason == "Too many submissions; slow down."
+    assert submit(bob, "rat").outcome == "accepted"
+    assert submit(ann, "cats", at=now + timedelta(seconds=SUBMIT_PERIOD_SECONDS)).outcome == "accepted"
+    assert set(FoundWord.objects.values_list("word", "user__username")) == {
+        ("cat", "ann"),
+        ("rat", "bob"),
+        ("cats", "ann"),
+    }
 
 
 @pytest.mark.django_db(transaction=True)

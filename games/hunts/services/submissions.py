@@ -2,11 +2,11 @@
 touched, then stored with one statement sent together with the round's shared lock.
 
 A submission's decisions are one generator (``_submission``) that says what it needs
-(the round's facts, a rate check, the store, the first finder, the announcement); bots
-answer it through Django in their thread (``round_submit``), a table socket from the
-server's event loop with asyncio clients (``round_submit_async``). Each process keeps
-the facts of the rounds it serves (``round_facts``), read once per round and prepared
-ahead of its first word (``round_prepare_soon``).
+(the round's facts, the store with its count of the player's tries, the first finder,
+the announcement); bots answer it through Django in their thread (``round_submit``), a
+table socket from the server's event loop with asyncio clients (``round_submit_async``).
+Each process keeps the facts of the rounds it serves (``round_facts``), read once per
+round and prepared ahead of its first word (``round_prepare_soon``).
 """
 
 from __future__ import annotations
@@ -17,18 +17,13 @@ import re
 import threading
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import lru_cache
 from typing import NamedTuple
 
-import redis
 from channels.db import database_sync_to_async
-from django.conf import settings
-from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
 from config import loop_clients
-from config.cache import redis_backed
 from config.realtime import broadcast_async
 from games.engine import hunt
 from games.hunts import broadcasts
@@ -38,6 +33,7 @@ from games.hunts.models import (
     HuntRound,
     RoundPlayer,
     RoundStatus,
+    SubmissionCount,
 )
 from lexicon.services import get_lexicon, loaded_lexicon
 
@@ -46,9 +42,11 @@ from ..boards import board_of, path_to_text
 logger = logging.getLogger(__name__)
 
 MAX_WORD_LETTERS = 25
-# Per player, across all their tabs: at most this many submissions per window.
+# Per player, across all their tabs and the web processes: at most this many tries to take
+# a word per period. A try is a word judged good and not known taken; the others change
+# nothing, cost no statement, and each socket's own message limit bounds them.
 SUBMIT_LIMIT = 8
-SUBMIT_WINDOW_SECONDS = 2
+SUBMIT_PERIOD_SECONDS = 2
 _WORD = re.compile(r"[a-z]+")
 
 
@@ -95,43 +93,6 @@ def _parse_path(raw) -> hunt.Path | None:
     return tuple(path)
 
 
-# Counts a submission and returns the window's count, in one command (and one atomic step).
-_COUNT_SUBMISSION = """
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
-return count
-"""
-
-
-@lru_cache(maxsize=1)
-def _submission_counter():
-    """The counting script on the cache's Redis, or None where the cache is not Redis (embedded).
-
-    One client for the process, of its own: the script object keeps it.
-    """
-    if not redis_backed():
-        return None
-    return redis.Redis.from_url(settings.CACHES["default"]["LOCATION"]).register_script(_COUNT_SUBMISSION)
-
-
-def _count_key(user_id: int, now: datetime) -> str:
-    window = int(now.timestamp()) // SUBMIT_WINDOW_SECONDS
-    return f"hunts:submits:{user_id}:{window}"
-
-
-def _rate_limited(user_id: int, now: datetime) -> bool:
-    key = _count_key(user_id, now)
-    counter = _submission_counter()
-    if counter is not None:
-        return counter(keys=[cache.make_and_validate_key(key)], args=[SUBMIT_WINDOW_SECONDS * 2]) > SUBMIT_LIMIT
-    if cache.add(key, 1, timeout=SUBMIT_WINDOW_SECONDS * 2):
-        return False
-    try:
-        return cache.incr(key) > SUBMIT_LIMIT
-    except ValueError:  # expired between add and incr
-        return False
-
-
 def round_submit(*, round_id: int, user, word=None, path=None, now: datetime | None = None) -> SubmitResult:
     """A seated player submits a word: dragged (``path``) or typed (``word``).
 
@@ -152,8 +113,8 @@ def round_submit(*, round_id: int, user, word=None, path=None, now: datetime | N
 
 
 async def round_submit_async(*, round_id: int, user, word=None, path=None, now: datetime | None = None) -> SubmitResult:
-    """``round_submit`` for a websocket handler, with its Redis and PostgreSQL calls
-    sent from the event loop itself (``config.loop_clients``) rather than a worker thread.
+    """``round_submit`` for a websocket handler, with its statement sent from the event
+    loop itself (``config.loop_clients``) rather than a worker thread.
 
     The same decisions (``_submission``) with the same statement. The work runs as a
     task of its own that the caller's cancellation (a socket closing) does not stop, so
@@ -195,9 +156,10 @@ async def _drive_async(steps) -> SubmitResult:
 
 def _submission(round_id, user, word, path, now: datetime):
     """The decisions of a submission, as a generator that yields what it needs to know
-    or do and is sent the answer: ``rate_limited``, ``facts`` (the round read afresh),
-    ``lexicon`` (the round's word list, when this process has not loaded it yet),
-    ``store``, ``first_finder`` and ``announce``; ``_SYNC_IO`` and ``_ASYNC_IO`` answer them.
+    or do and is sent the answer: ``facts`` (the round read afresh), ``lexicon`` (the
+    round's word list, when this process has not loaded it yet), ``store`` (which also
+    counts a person's try against ``SUBMIT_LIMIT``), ``first_finder`` and ``announce``;
+    ``_SYNC_IO`` and ``_ASYNC_IO`` answer them.
 
     ``round_submit`` answers with Django's connection in the caller's thread and
     ``round_submit_async`` from the event loop; the rules live only here.
@@ -216,9 +178,6 @@ def _submission(round_id, user, word, path, now: datetime):
             return SubmitResult("invalid", word=word[:MAX_WORD_LETTERS], reason="Only letters a–z, please.")
     else:
         return SubmitResult("refused", reason="Send a word or a path.")
-    if not user.is_bot and (yield ("rate_limited", user.pk, now)):
-        return SubmitResult("refused", reason="Too many submissions; slow down.")
-
     facts = _facts_kept.get(round_id)  # this process's copy, read by an earlier submission
     if facts is None or facts.refusal(user.pk, now, word) is not None:
         facts = yield ("facts", round_id)  # a kept copy never refuses on its own
@@ -241,7 +200,9 @@ def _submission(round_id, user, word, path, now: datetime):
         first_finder = _finder_known(facts, user.pk, judged.word) if path is not None else None
         if first_finder is not None:
             return _taken(facts, user.pk, judged.word, first_finder)
-        stored = yield ("store", facts, user.pk, judged, now)
+        stored = yield ("store", facts, user.pk, judged, now, not user.is_bot)
+        if stored.too_many:
+            return SubmitResult("refused", reason="Too many submissions; slow down.")
         if stored.found_id is not None:
             yield ("announce", facts, user, judged, stored.finder_count)
             return judged
@@ -441,6 +402,7 @@ class Stored(NamedTuple):
     found_id: int | None
     round_as_judged: bool  # playing at that instant, the player seated, the same board
     first_finder: int | None  # who holds the word already, if the statement could see it
+    too_many: bool = False  # the player's tries this period were past the limit: nothing stored
     finder_count: int | None = None  # Classic: the finder's words with this one (PostgreSQL)
 
     @classmethod
@@ -453,16 +415,18 @@ class Stored(NamedTuple):
         """``from_row`` of the same row as PostgreSQL's text (``loop_clients.simple_query``)."""
         if row is None:
             return cls(None, False, None)
-        found_id, as_judged, first_finder, *count = row
-        return cls(_number(found_id), as_judged == b"t", _number(first_finder), *(_number(n) for n in count))
+        found_id, as_judged, first_finder, too_many, *count = row
+        return cls(_number(found_id), as_judged == b"t", _number(first_finder), too_many == b"t", *map(_number, count))
 
 
 def _number(text: bytes | None) -> int | None:
     return None if text is None else int(text)
 
 
-def _store_find(facts: RoundFacts, user_id: int, find: SubmitResult, now: datetime) -> Stored:
-    """Store ``find``, judged on ``facts``, if the round is still as judged and the word is free.
+def _store_find(facts: RoundFacts, user_id: int, find: SubmitResult, now: datetime, limited: bool) -> Stored:
+    """Store ``find``, judged on ``facts``, if the round is still as judged and the word is
+    free, and (``limited``) if the player's tries this period, this one counted, are
+    within ``SUBMIT_LIMIT``.
 
     On PostgreSQL it is ``_store_statement``'s one round trip. SQLite serialises
     writers; there one statement is one transaction.
@@ -470,13 +434,17 @@ def _store_find(facts: RoundFacts, user_id: int, find: SubmitResult, now: dateti
     connection = transaction.get_connection()
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
-            cursor.execute(*_store_statement(facts, user_id, find, now))
+            cursor.execute(*_store_statement(facts, user_id, find, now, limited))
             cursor.nextset()
             return Stored.from_row(cursor.fetchone())
+        if limited:
+            cursor.execute(*_count_try(user_id, now))
+            if cursor.fetchone()[0] > SUBMIT_LIMIT:
+                return Stored(None, False, None, too_many=True)
         at = connection.ops.adapt_datetimefield_value(now)
         as_judged, as_judged_params = _as_judged(facts, user_id, at)
         insert, insert_params = _insert_find(facts, user_id, find, at)
-        cursor.execute(insert.format(r=f"({as_judged}) r"), [*insert_params, *as_judged_params])
+        cursor.execute(insert.format(r=f"({as_judged}) r", also="1"), [*insert_params, *as_judged_params])
         row = cursor.fetchone()
         if row is not None:
             return Stored(row[0], True, None)
@@ -506,36 +474,62 @@ def _as_judged(facts: RoundFacts, user_id: int, at) -> tuple[str, list]:
     return sql, [RoundStatus.PLAYING.value, at, at, facts.board_text, user_id, facts.pk]
 
 
+def _count_try(user_id: int, now: datetime) -> tuple[str, list]:
+    """Count a try of ``user_id`` in the period of ``now``; the statement returns the
+    period's tries, this one included."""
+    sql = (
+        f"INSERT INTO {SubmissionCount._meta.db_table} AS c (user_id, period, tries) VALUES (%s, %s, 1) "
+        "ON CONFLICT (user_id) DO UPDATE SET period = EXCLUDED.period, "
+        "tries = CASE WHEN c.period = EXCLUDED.period THEN c.tries + 1 ELSE 1 END RETURNING tries"
+    )
+    return sql, [user_id, int(now.timestamp()) // SUBMIT_PERIOD_SECONDS]
+
+
 def _insert_find(facts: RoundFacts, user_id: int, find: SubmitResult, at) -> tuple[str, list]:
-    """The INSERT … SELECT of the find from a round row ``{r}`` with ``ok``."""
+    """The INSERT … SELECT of the find from a round row ``{r}`` with ``ok``, where ``{also}``
+    holds (an SQL condition, or true)."""
     sql = (
         f"INSERT INTO {FoundWord._meta.db_table} "
         "(round_id, user_id, word, path, points, bonuses, exclusive, crossed_off, found_at) "
-        "SELECT r.id, %s, %s, %s, %s, %s, %s, %s, %s FROM {r} WHERE r.ok ON CONFLICT DO NOTHING RETURNING id"
+        "SELECT r.id, %s, %s, %s, %s, %s, %s, %s, %s FROM {r} WHERE r.ok AND {also} "
+        "ON CONFLICT DO NOTHING RETURNING id"
     )
     path = path_to_text(board_of(facts.board_text), find.path)
     rampage = facts.game == Game.RAMPAGE
     return sql, [user_id, find.word, path, find.points, " ".join(find.bonuses), rampage, False, at]
 
 
-def _store_statement(facts: RoundFacts, user_id: int, find: SubmitResult, now: datetime) -> tuple[str, list]:
+def _store_statement(
+    facts: RoundFacts, user_id: int, find: SubmitResult, now: datetime, limited: bool
+) -> tuple[str, list]:
     """PostgreSQL's store of a find: its SQL (a simple query) and parameters.
 
-    The round's shared lock, then one statement that stores the find if the round is
-    still as judged and also answers why nothing was stored, sent together in one round
+    The round's shared lock, then one statement that counts the player's try (if
+    ``limited``) and stores the find if the round is still as judged and the tries are
+    within the limit, and also answers why nothing was stored, sent together in one round
     trip (a simple query's statements are one transaction). The lock comes before the
     statement's snapshot, so a round_end holding it exclusively has either not begun
     totalling or has committed the round as finished, which the statement then sees
     (see ``round_lock``). A concurrent equal word waits on the unique constraints
     (Rampage: one finder per word; Classic: a word once per list) for the first to
-    commit, then is not stored (ON CONFLICT DO NOTHING). The ORM cannot say
-    INSERT … SELECT, hence the SQL. The result's one row is (new id, round as judged,
-    first finder) and, in Classic, the finder's count of words with this one (the
-    statement's snapshot does not see its own insert, hence the one added), which the
-    table is told instead of the word.
+    commit, then is not stored (ON CONFLICT DO NOTHING); two tries of one player wait
+    for each other on their count. The ORM cannot say INSERT … SELECT, hence the SQL.
+    The result's one row is (new id, round as judged, first finder, past the limit) and,
+    in Classic, the finder's count of words with this one (the statement's snapshot does
+    not see its own insert, hence the one added), which the table is told instead of
+    the word.
     """
     as_judged, as_judged_params = _as_judged(facts, user_id, now)
     insert, insert_params = _insert_find(facts, user_id, find, now)
+    counted, counted_params, within, too_many, limits = "", [], "true", "false", []
+    if limited:
+        count_try, counted_params = _count_try(user_id, now)
+        counted = f", counted AS ({count_try})"
+        within, too_many, limits = (
+            "(SELECT tries FROM counted) <= %s",
+            "(SELECT tries FROM counted) > %s",
+            [SUBMIT_LIMIT],
+        )
     count, count_params = "", []
     if facts.game == Game.CLASSIC:
         count = (
@@ -545,10 +539,11 @@ def _store_statement(facts: RoundFacts, user_id: int, find: SubmitResult, now: d
         count_params = [user_id]
     sql = (
         "SELECT pg_advisory_xact_lock_shared(%s::bigint); "
-        f"WITH r AS ({as_judged}), stored AS ({insert.format(r='r')}) "
-        f"SELECT (SELECT id FROM stored), r.ok, {_FIRST_FINDER}{count} FROM r"
+        f"WITH r AS ({as_judged}){counted}, stored AS ({insert.format(r='r', also=within)}) "
+        f"SELECT (SELECT id FROM stored), r.ok, {_FIRST_FINDER}, {too_many}{count} FROM r"
     )
-    return sql, [round_lock_key(facts.pk), *as_judged_params, *insert_params, find.word, *count_params]
+    params = [round_lock_key(facts.pk), *as_judged_params, *counted_params, *insert_params, *limits, find.word]
+    return sql, [*params, *limits, *count_params]
 
 
 # The hunts' namespace ("hunt") in the high half of a round's advisory lock key.
@@ -611,7 +606,6 @@ def _announce(facts: RoundFacts, user, find: SubmitResult, finder_count: int | N
 
 
 _SYNC_IO = {
-    "rate_limited": _rate_limited,
     "facts": _fresh_facts,
     "store": _store_find,
     "first_finder": _first_finder,
@@ -620,22 +614,21 @@ _SYNC_IO = {
 }
 
 
-async def _rate_limited_async(user_id: int, now: datetime) -> bool:
-    count = await loop_clients.redis().eval(
-        _COUNT_SUBMISSION, 1, cache.make_and_validate_key(_count_key(user_id, now)), SUBMIT_WINDOW_SECONDS * 2
-    )
-    return count > SUBMIT_LIMIT
-
-
-async def _store_find_async(facts: RoundFacts, user_id: int, find: SubmitResult, now: datetime) -> Stored:
-    sql, params = _store_statement(facts, user_id, find, now)
+async def _store_find_async(
+    facts: RoundFacts, user_id: int, find: SubmitResult, now: datetime, limited: bool
+) -> Stored:
+    sql, params = _store_statement(facts, user_id, find, now, limited)
     async with loop_clients.postgres() as connection:
         rows = await loop_clients.simple_query(connection, sql, params)
     stored = Stored.from_text(rows[0] if rows else None)
     # Committed: the statement was its own transaction (unlike a bot's store, inside its turn's).
     if stored.found_id is not None:
         _remember_find(facts, find.word, user_id)
-    elif stored.round_as_judged and (stored.first_finder is not None or facts.game == Game.CLASSIC):
+    elif (
+        stored.round_as_judged
+        and not stored.too_many
+        and (stored.first_finder is not None or facts.game == Game.CLASSIC)
+    ):
         _remember_find(facts, find.word, user_id if facts.game == Game.CLASSIC else stored.first_finder)
     return stored
 
@@ -648,7 +641,6 @@ async def _announce_async(facts: RoundFacts, user, find: SubmitResult, finder_co
 
 
 _ASYNC_IO = {
-    "rate_limited": _rate_limited_async,
     "facts": database_sync_to_async(_fresh_facts, thread_sensitive=False),
     "store": _store_find_async,
     # Rare (the word committed after the statement began): not worth a copy of the query.
