@@ -55,6 +55,10 @@ def _prepare_playing_round(state: dict) -> None:
         services.round_prepare_soon(game_round["id"])
 
 
+# Each outcome's counter, looked up once: a word's reply is the busiest path of the site.
+_SUBMISSIONS: dict = {}
+
+
 class TableConsumer(ChatMixin, JsonMessageConsumer):
     """``/ws/hunts/<table_id>/``: the table's state on connect, live events after."""
 
@@ -120,7 +124,10 @@ class TableConsumer(ChatMixin, JsonMessageConsumer):
             round_id=round_id, user=self.user, word=word if path is None else None, path=path
         )
         reply = result.as_message()
-        metrics.HUNT_SUBMISSIONS.labels(reply["outcome"]).inc()
+        counter = _SUBMISSIONS.get(reply["outcome"]) or _SUBMISSIONS.setdefault(
+            reply["outcome"], metrics.HUNT_SUBMISSIONS.labels(reply["outcome"])
+        )
+        counter.inc()
         if reply["outcome"] == "accepted":
             # The find is published before round_submit_async returns.
             metrics.HUNT_SUBMIT_TO_BROADCAST.observe(time.perf_counter() - arrived)

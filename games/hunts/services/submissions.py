@@ -179,12 +179,13 @@ def _submission(round_id, user, word, path, now: datetime):
     else:
         return SubmitResult("refused", reason="Send a word or a path.")
     facts = _facts_kept.get(round_id)  # this process's copy, read by an earlier submission
-    if facts is None or facts.refusal(user.pk, now, word) is not None:
+    refusal = facts.refusal(user.pk, now, word) if facts is not None else None
+    if facts is None or refusal is not None:
         facts = yield ("facts", round_id)  # a kept copy never refuses on its own
+        refusal = facts.refusal(user.pk, now, word) if facts is not None else None
     for _ in range(2):
         if facts is None:
             return SubmitResult("refused", reason="No such round.")
-        refusal = facts.refusal(user.pk, now, word)
         if refusal is not None:
             return refusal
         # A typed word known found is on the board and in the list: no need to judge it.
@@ -212,6 +213,7 @@ def _submission(round_id, user, word, path, now: datetime):
                 first_finder = yield ("first_finder", facts.pk, judged.word)
             return _taken(facts, user.pk, judged.word, first_finder)
         facts = yield ("facts", round_id)  # the round changed: judge again on what it is now
+        refusal = facts.refusal(user.pk, now, word) if facts is not None else None
     return SubmitResult("refused", reason="The round changed; please try again.")
 
 
