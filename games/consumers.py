@@ -16,9 +16,8 @@ from config.websocket import CloseCode, JsonMessageConsumer
 
 
 @database_sync_to_async
-def _game_group(model, game_id: int) -> tuple[str, int, str] | None:
-    game = model.objects.filter(pk=game_id).only("pk", "move_count", "status").first()
-    return (game.group_name, game.move_count, game.status) if game else None
+def _game_moves(model, game_id: int) -> tuple[int, str] | None:
+    return model.objects.filter(pk=game_id).values_list("move_count", "status").first()
 
 
 class TurnGameConsumer(ChatMixin, JsonMessageConsumer):
@@ -34,12 +33,15 @@ class TurnGameConsumer(ChatMixin, JsonMessageConsumer):
             await self.close(code=CloseCode.NOT_ALLOWED)
             return
         game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
-        found = await _game_group(self.game_model, game_id)
+        # In the group before the game is read: a move committed in between then reaches
+        # this page as "moved" or in "hello", never in neither.
+        self.group = self.game_model.group_of(game_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        found = await _game_moves(self.game_model, game_id)
         if found is None:
             await self.close(code=CloseCode.NOT_FOUND)
             return
-        self.group, move_count, status = found
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        move_count, status = found
         await self.accept()
         await self.send_json({"type": "hello", "move_count": move_count, "status": status})
         self.chat_place = Room(self.room_kind, game_id)

@@ -152,7 +152,12 @@ class TurnGame(models.Model):
     @property
     def group_name(self) -> str:
         """The channel-layer group of everyone looking at this game."""
-        return f"{self.game_kind}.{self.pk}"
+        return self.group_of(self.pk)
+
+    @classmethod
+    def group_of(cls, game_id: int) -> str:
+        """``group_name`` of the game ``game_id``, without reading it."""
+        return f"{cls.game_kind}.{game_id}"
 
 
 class GameSeat(models.Model):

@@ -6,6 +6,7 @@ from datetime import timedelta
 
 import pytest
 from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
 from django.utils import timezone
 
 from games.crosswords import selectors, services, tasks
@@ -49,6 +50,31 @@ async def test_a_move_reaches_every_open_page_of_the_game(ws_connect, make_user)
     await bob_ws.send_json_to({"type": "play", "placement": []})
     refused = await bob_ws.receive_json_from(timeout=5)
     assert refused["type"] == "error"
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_move_made_while_a_page_connects_reaches_it(ws_connect, make_user, monkeypatch):
+    """A move committed (and broadcast) while a page's socket is connecting is in its
+    hello or comes after it as moved: the page is never left a move behind."""
+    game, ann, bob = await sync_to_async(start_duel)(make_user)
+    play = await sync_to_async(best_play)(game)
+    layer = get_channel_layer()
+    group_add = layer.group_add
+
+    async def move_lands_first(group, channel):
+        if group == game.group_name:
+            await sync_to_async(services.game_play)(game_id=game.pk, player=ann, placement=play.placement, move_count=0)
+        await group_add(group, channel)
+
+    monkeypatch.setattr(layer, "group_add", move_lands_first)
+    bob_ws = await ws_connect(f"/ws/games/{game.pk}/", bob)
+    hello = await bob_ws.receive_json_from(timeout=5)
+    assert hello["type"] == "hello"
+    if hello["move_count"] == 0:  # then the move must follow
+        assert await bob_ws.receive_json_from(timeout=5) == {"type": "moved", "move_count": 1, "status": "active"}
+    assert hello["move_count"] in (0, 1)
+    assert await sync_to_async(Move.objects.filter(game=game).count)() == 1
 
 
 @pytest.mark.django_db(transaction=True)
