@@ -204,10 +204,20 @@ async def simple_query(connection: psycopg.AsyncConnection, sql: str, params: Se
             fields = range(result.nfields)
             rows = [tuple(result.get_value(row, field) for field in fields) for row in range(result.ntuples)]
         elif result.status != ExecStatus.COMMAND_OK and failed is None:
-            failed = pg_errors.error_from_result(result, encoding=connection.info.encoding)
+            failed = _error(result)
     if failed is not None:
         raise failed
     return rows
+
+
+def _error(result: pq.PGresult) -> psycopg.Error:
+    """psycopg's exception for a failed statement's result: the class of its SQLSTATE."""
+    sqlstate = (result.error_field(pq.DiagnosticField.SQLSTATE) or b"").decode()
+    message = result.error_message.decode(errors="replace").strip()
+    try:
+        return pg_errors.lookup(sqlstate)(message)
+    except KeyError:  # no SQLSTATE (a lost connection), or one psycopg does not know
+        return psycopg.DatabaseError(message)
 
 
 async def _ready(loop: asyncio.AbstractEventLoop, fd: int, *, writing: bool = False) -> None:

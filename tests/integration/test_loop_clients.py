@@ -13,6 +13,7 @@ import asyncio
 from dataclasses import replace
 from datetime import timedelta
 
+import psycopg
 import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
@@ -83,6 +84,42 @@ async def test_a_block_that_fails_does_not_give_its_connection_back():
             raise RuntimeError("the caller's own failure")
     async with loop_clients.postgres() as conn:
         assert await backend_pid(conn) != failed
+
+
+async def test_a_simple_query_writes_its_values_as_literals_that_read_back_the_same():
+    at = timezone.now()
+    values = ["it's", "back\\slash", "ünïcødé", "", None, True, False, -7, 2**40, at]
+    async with loop_clients.postgres() as conn:
+        [row] = await loop_clients.simple_query(
+            conn,
+            "SELECT 1; SELECT %s, %s, %s, %s, %s, %s, %s, %s, %s, %s = %s::timestamptz",
+            [*values, at.isoformat()],
+        )
+        assert row == (
+            b"it's",
+            b"back\\slash",
+            "ünïcødé".encode(),
+            b"",
+            None,
+            b"t",
+            b"f",
+            b"-7",
+            b"1099511627776",
+            b"t",
+        )
+        with pytest.raises(ValueError):
+            await loop_clients.simple_query(conn, "SELECT %s", [at.replace(tzinfo=None)])
+        assert await loop_clients.simple_query(conn, "SELECT 1 WHERE false") == []
+
+
+async def test_a_failing_simple_query_raises_its_error_and_loses_its_connection():
+    with pytest.raises(psycopg.errors.DivisionByZero):
+        async with loop_clients.postgres() as conn:
+            failed = await backend_pid(conn)
+            await loop_clients.simple_query(conn, "SELECT 1; SELECT 1 / %s", [0])
+    async with loop_clients.postgres() as conn:
+        assert await backend_pid(conn) != failed
+        assert await loop_clients.simple_query(conn, "SELECT %s + 1", [41]) == [(b"42",)]
 
 
 @pytest.mark.parametrize("game", ["rampage", "classic"])
