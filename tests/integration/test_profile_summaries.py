@@ -15,6 +15,7 @@ from django.urls import reverse
 from accounts.player_data import account_delete
 from games.crosswords import selectors as crossword_selectors
 from games.crosswords import services as crosswords
+from games.crosswords.models import Game as CrosswordGame
 from games.engine import movegen
 from games.ratings import services
 from tests.integration.test_ratings_views import ranked_round, ranked_table
@@ -124,6 +125,8 @@ def section(page: str, heading: str) -> str:
 def crossword_duel(ann, bob):
     """A Word Grid game of ann's against bob, started: ann to move."""
     game = crosswords.game_create(creator=ann, variant="wordgrid", seconds_per_move=DAY, invitees=[bob])
+    # A fixed deal with a word in the first rack: a random one sometimes has none.
+    CrosswordGame.objects.filter(pk=game.pk).update(seed="queries-short")
     crosswords.game_accept(game_id=game.pk, player=bob)
     game.refresh_from_db()
     return game
@@ -214,7 +217,8 @@ def test_a_move_in_a_game_still_in_play_is_the_kept_best_play_at_the_next_view(c
     game = crossword_duel(ann, bob)
     assert "Highest crossword play" not in view(client, "ann")[1]
     state = crossword_selectors.engine_state(game)
-    play = movegen.best(state.board, state.racks[0], state.variant, state.lexicon)
+    assert state.to_move == game.seats.get(user=ann).index
+    play = movegen.best(state.board, state.racks[state.to_move], state.variant, state.lexicon)
     with committed():
         crosswords.game_play(game_id=game.pk, player=ann, placement=play.placement, move_count=0)
     page = view(client, "ann")[1]
