@@ -8,10 +8,10 @@ sockets' own bookkeeping in Redis (``config.websocket``) uses redis-py's asyncio
 the same way.
 
 A statement goes out through ``simple_query``: libpq's own asynchronous calls on the
-connection's handle, its parameters written into the text as literals. psycopg's cursor
-around the same round trip (its query conversion, the binding of each parameter, a timer
-and a lock per wait) cost as much of the server's time as everything else the submit
-path does; the text is the same one a client-side binding cursor sends.
+connection's handle, its parameters written into the text as literals (as a client-side
+binding cursor writes them). psycopg's cursor around the same round trip (its query
+conversion, the binding of each parameter, a timer and a lock per wait) cost as much of
+the server's time as everything else the submit path does.
 
 Clients belong to the event loop they were made on, so they are kept per loop: up to
 ``CONNECTIONS_PER_LOOP`` PostgreSQL connections (autocommit: each statement its own
@@ -167,8 +167,11 @@ def _literal(escaping: pq.Escaping, value: Value) -> bytes:
     if value is True or value is False:
         return b"true" if value else b"false"
     if type(value) is int:
-        return str(value).encode()
+        # In brackets when negative: after a minus in the text it would start a comment.
+        return str(value).encode() if value >= 0 else b"(%d)" % value
     if isinstance(value, str):
+        if "\x00" in value:  # libpq would end the string there
+            raise ValueError("PostgreSQL text cannot hold a NUL character")
         return escaping.escape_literal(value.encode())
     if isinstance(value, datetime):
         if value.tzinfo is None:
@@ -190,7 +193,9 @@ async def simple_query(connection: psycopg.AsyncConnection, sql: str, params: Se
     pgconn.send_query(sql.encode() % tuple(_literal(escaping, value) for value in params))
     loop = asyncio.get_running_loop()
     while pgconn.flush():  # the query did not fit in the socket's buffer at once
-        await _ready(loop, pgconn.socket, writing=True)
+        # libpq's advice: read what the server sends meanwhile, or both sides may block.
+        if await _ready(loop, pgconn.socket, writing=True):
+            pgconn.consume_input()
     rows: list[tuple] = []
     failed = None
     while True:
@@ -211,7 +216,8 @@ async def simple_query(connection: psycopg.AsyncConnection, sql: str, params: Se
 
 
 def _error(result: pq.PGresult) -> psycopg.Error:
-    """psycopg's exception for a failed statement's result: the class of its SQLSTATE."""
+    """psycopg's exception for a failed statement's result: the class of its SQLSTATE,
+    with the server's message (not its ``diag`` fields, which no caller reads)."""
     sqlstate = (result.error_field(pq.DiagnosticField.SQLSTATE) or b"").decode()
     message = result.error_message.decode(errors="replace").strip()
     try:
@@ -220,19 +226,24 @@ def _error(result: pq.PGresult) -> psycopg.Error:
         return psycopg.DatabaseError(message)
 
 
-async def _ready(loop: asyncio.AbstractEventLoop, fd: int, *, writing: bool = False) -> None:
-    """Until ``fd`` can be read (or written): one future, no timer."""
+async def _ready(loop: asyncio.AbstractEventLoop, fd: int, *, writing: bool = False) -> bool:
+    """Until ``fd`` can be read (``writing``: read or written), with one future and no
+    timer; whether it can be read."""
     ready = loop.create_future()
-    (loop.add_writer if writing else loop.add_reader)(fd, _resolve, ready)
+    loop.add_reader(fd, _resolve, ready, True)
+    if writing:
+        loop.add_writer(fd, _resolve, ready, False)
     try:
-        await ready
+        return await ready
     finally:
-        (loop.remove_writer if writing else loop.remove_reader)(fd)
+        loop.remove_reader(fd)
+        if writing:
+            loop.remove_writer(fd)
 
 
-def _resolve(future: asyncio.Future) -> None:
+def _resolve(future: asyncio.Future, readable: bool) -> None:
     if not future.done():
-        future.set_result(None)
+        future.set_result(readable)
 
 
 def redis() -> aioredis.Redis:

@@ -49,10 +49,13 @@ def _parallel(function):
 
 
 def _prepare_playing_round(state: dict) -> None:
-    """A round playing or counting down at the table: this process gets ready for its words."""
+    """A round playing or counting down at the table: this process gets ready for its
+    words. A round over: the process forgets its finds (its facts refuse what comes late)."""
     game_round = state.get("round")
     if game_round is not None and game_round["status"] == RoundStatus.PLAYING:
         services.round_prepare_soon(game_round["id"])
+    elif game_round is not None:
+        services.forget_finds(game_round["id"])
 
 
 # Each outcome's counter, looked up once: a word's reply is the busiest path of the site.
@@ -64,7 +67,8 @@ class TableConsumer(ChatMixin, JsonMessageConsumer):
 
     message_types = frozenset({"submit", "start", "ping", "state", "chat", "chat.join"})
     max_message_bytes = 2048
-    # Drags can come quickly; the per-player limit in round_submit is the real guard.
+    # Drags can come quickly; the per-player limit on tries to take a word (in the store
+    # statement) is the real guard for good words, this bucket for the rest.
     rate_burst = 12
     rate_per_second = 5.0
 

@@ -4,7 +4,7 @@ stands them up from their tables and takes them out of the ranked queue."""
 from __future__ import annotations
 
 from . import services
-from .models import FoundWord, HuntSeat, QueueEntry, RoundPlayer
+from .models import FoundWord, HuntSeat, QueueEntry, RoundPlayer, SubmissionCount
 
 
 def _when(moment) -> str | None:
@@ -53,7 +53,9 @@ def export_player(user) -> dict:
 
 def forget_player(user) -> None:
     """Stand ``user`` up from every table they sit at (a host hands the table on) and take
-    them out of the ranked queue; the rounds they played stay, for the others' results."""
+    them out of the ranked queue, and drop their count of tries; the rounds they played
+    stay, for the others' results."""
+    SubmissionCount.objects.filter(user=user).delete()
     if QueueEntry.objects.filter(user=user).exists():
         services.queue_cancel(user=user)
     for table_id in HuntSeat.objects.filter(user=user, left_at__isnull=True).values_list("table_id", flat=True):

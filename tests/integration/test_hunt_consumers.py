@@ -234,10 +234,13 @@ async def test_end_round_twice_broadcasts_results_once(ws_connect, make_user):
     ws = await ready(ws_connect, f"/ws/hunts/{table.pk}/", bob)
     await ws.send_json_to({"type": "submit", "round_id": game_round.pk, "word": "sex"})
     assert (await receive_until(ws, "result"))["outcome"] == "accepted"
+    assert game_round.pk in submissions._finds_known  # the process remembers the find
     deadline = timezone.now() + timedelta(seconds=61)
     first = await sync_to_async(services.round_end)(round_id=game_round.pk, now=deadline)
     ended = await receive_until(ws, "round.ended")
     assert ended["results_url"] == game_round.get_absolute_url()
+    await receive_until(ws, "state")  # the round's end reached the process: its finds are forgotten
+    assert game_round.pk not in submissions._finds_known
     second = await sync_to_async(services.round_end)(round_id=game_round.pk, now=deadline + timedelta(minutes=5))
     assert await no_message(ws, "round.ended")
     assert first.ended_at == second.ended_at and second.status == RoundStatus.FINISHED

@@ -246,6 +246,19 @@ def test_tries_to_take_a_word_are_limited_per_player_and_period(rampage):
     }
 
 
+def test_a_try_stamped_in_an_earlier_period_counts_in_the_current_one(rampage):
+    """Another host's clock, or a statement that waited, can send a try stamped before the
+    period already counted: it adds to that period's tries instead of starting over."""
+    table, ann, _ = rampage
+    game_round, now = start_round(table, RAMPAGE_BOARD)
+    later = now + timedelta(seconds=SUBMIT_PERIOD_SECONDS)
+    outcomes = [
+        services.round_submit(round_id=game_round.pk, user=ann, word="cat", now=at).outcome
+        for at in [later] + [now, later] * SUBMIT_LIMIT
+    ]
+    assert outcomes.count("refused") == 2 * SUBMIT_LIMIT + 1 - SUBMIT_LIMIT
+
+
 @pytest.mark.django_db(transaction=True)
 def test_simultaneous_identical_submissions_one_accepted(rampage):
     """Two players sending the same word at the same instant: one accepted, one taken."""

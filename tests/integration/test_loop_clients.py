@@ -107,8 +107,10 @@ async def test_a_simple_query_writes_its_values_as_literals_that_read_back_the_s
             b"1099511627776",
             b"t",
         )
-        with pytest.raises(ValueError):
-            await loop_clients.simple_query(conn, "SELECT %s", [at.replace(tzinfo=None)])
+        assert await loop_clients.simple_query(conn, "SELECT 1-%s", [-7]) == [(b"8",)]  # not a comment
+        for refused in (at.replace(tzinfo=None), "nul\x00"):
+            with pytest.raises(ValueError):
+                await loop_clients.simple_query(conn, "SELECT %s", [refused])
         assert await loop_clients.simple_query(conn, "SELECT 1 WHERE false") == []
 
 
@@ -126,7 +128,7 @@ async def test_a_failing_simple_query_raises_its_error_and_loses_its_connection(
 async def test_the_event_loop_and_the_worker_thread_make_the_same_decisions(make_user, game):
     """Every kind of answer, asked once of each path on twin rounds with the same board.
 
-    Ann makes 7 counted submissions, under the limit of 8 per window: a case added for
+    Ann tries to take at most 7 words, under the limit of 8 per period: a case added for
     her must stay under it (or go to Bob).
     """
     table, ann, bob = await _table(make_user, game, ("ann", "bob"))

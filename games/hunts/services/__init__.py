@@ -10,7 +10,14 @@ from .daily import daily_play
 from .errors import Refused
 from .matchmaking import match_pool, queue_cancel, queue_join, queue_play_bot, queue_touch
 from .rounds import round_end, round_start, rounds_sweep
-from .submissions import SubmitResult, find_announced, round_prepare_soon, round_submit, round_submit_async
+from .submissions import (
+    SubmitResult,
+    find_announced,
+    forget_finds,
+    round_prepare_soon,
+    round_submit,
+    round_submit_async,
+)
 from .tables import (
     round_leave,
     table_add_bot,
@@ -27,6 +34,7 @@ __all__ = [
     "SubmitResult",
     "daily_play",
     "find_announced",
+    "forget_finds",
     "match_pool",
     "queue_cancel",
     "queue_join",

@@ -4,7 +4,7 @@ touched, then stored with one statement sent together with the round's shared lo
 A submission's decisions are one generator (``_submission``) that says what it needs
 (the round's facts, the store with its count of the player's tries, the first finder,
 the announcement); bots answer it through Django in their thread (``round_submit``), a
-table socket from the server's event loop with asyncio clients (``round_submit_async``).
+table socket from the server's event loop on a connection of its own (``round_submit_async``).
 Each process keeps the facts of the rounds it serves (``round_facts``), read once per
 round and prepared ahead of its first word (``round_prepare_soon``).
 """
@@ -344,6 +344,8 @@ def forget_round(round_id: int) -> None:
 # statement: in Rampage most late submissions are words the table has just been told of.
 # Only committed finds are known: those stored by the event loop's autocommit statement
 # and those announced to this process's table sockets (announced after their commit).
+# A round's finds are dropped when its end reaches the process (``forget_finds``).
+FINDS_KNOWN_ROUNDS = 512
 _finds_known: dict[int, tuple[str, dict]] = {}
 
 
@@ -363,10 +365,16 @@ def _remember_find(facts: RoundFacts, word: str, finder_id: int) -> None:
     known = _finds_known.get(facts.pk)
     if known is None or known[0] != facts.board_text:
         with _facts_lock:
-            while len(_finds_known) >= ROUND_FACTS_KEPT:
+            while len(_finds_known) >= FINDS_KNOWN_ROUNDS:
                 del _finds_known[next(iter(_finds_known))]  # the longest known
             known = _finds_known[facts.pk] = (facts.board_text, {})
     known[1].setdefault(_find_key(facts, word, finder_id), finder_id)
+
+
+def forget_finds(round_id: int) -> None:
+    """The round has ended: its finds are asked of no submission again (a late one is refused first)."""
+    with _facts_lock:
+        _finds_known.pop(round_id, None)
 
 
 def find_announced(round_id: int, word: str, finder_id: int) -> None:
@@ -481,8 +489,12 @@ def _count_try(user_id: int, now: datetime) -> tuple[str, list]:
     period's tries, this one included."""
     sql = (
         f"INSERT INTO {SubmissionCount._meta.db_table} AS c (user_id, period, tries) VALUES (%s, %s, 1) "
-        "ON CONFLICT (user_id) DO UPDATE SET period = EXCLUDED.period, "
-        "tries = CASE WHEN c.period = EXCLUDED.period THEN c.tries + 1 ELSE 1 END RETURNING tries"
+        # A period never goes back: a try stamped earlier (another web host's clock, a
+        # statement that waited) counts in the current one rather than starting it again.
+        "ON CONFLICT (user_id) DO UPDATE SET "
+        "tries = CASE WHEN EXCLUDED.period > c.period THEN 1 ELSE c.tries + 1 END, "
+        "period = CASE WHEN EXCLUDED.period > c.period THEN EXCLUDED.period ELSE c.period END "
+        "RETURNING tries"
     )
     return sql, [user_id, int(now.timestamp()) // SUBMIT_PERIOD_SECONDS]
 
