@@ -264,12 +264,8 @@ def find_path(board: Board, word: str) -> Path | None:
     """
     word = word.lower()
     search = _PathSearch(word, board._flat_faces, board._neighbours, board._square_points if board.bonuses else None)
-    for start, face in enumerate(board._flat_faces):
-        if word.startswith(face):
-            search.used.append(start)
-            if search.extend(len(face)):
-                break
-            search.used.pop()
+    if word:  # the empty word has no path
+        search.extend(0)
     if search.best is None:
         return None
     return tuple(divmod(i, board.size) for i in search.best)
@@ -284,6 +280,7 @@ class _PathSearch:
     word = cython.declare(str)
     faces = cython.declare(tuple)
     neighbours = cython.declare(tuple)
+    starts = cython.declare(tuple)  # every square, where a path may begin
     points = cython.declare(object)  # per square (letter points, word multiplier), or None
     used = cython.declare(list, visibility="readonly")
     best = cython.declare(object, visibility="readonly")
@@ -291,6 +288,7 @@ class _PathSearch:
 
     def __init__(self, word: str, faces: tuple, neighbours: tuple, points) -> None:
         self.word, self.faces, self.neighbours, self.points = word, faces, neighbours, points
+        self.starts = tuple(range(len(faces)))
         self.used = []
         self.best = None
         self.best_score = -1
@@ -309,7 +307,7 @@ class _PathSearch:
             if score > self.best_score:
                 self.best, self.best_score = tuple(used), score
             return False
-        for nxt in self.neighbours[used[-1]]:
+        for nxt in self.neighbours[used[-1]] if used else self.starts:
             face = self.faces[nxt]
             if nxt not in used and self.word.startswith(face, at):
                 used.append(nxt)

@@ -48,7 +48,7 @@ def _parallel(function):
     return database_sync_to_async(function, thread_sensitive=False)
 
 
-def _prepare_playing_round(state: dict) -> None:
+def _follow_round(state: dict) -> None:
     """A round playing or counting down at the table: this process gets ready for its
     words. A round over: the process forgets its finds (its facts refuse what comes late)."""
     game_round = state.get("round")
@@ -104,7 +104,7 @@ class TableConsumer(ChatMixin, JsonMessageConsumer):
             table_id=self.table_id, channel_name=self.channel_name, user=self.user
         )
         await self.send_json(state)
-        _prepare_playing_round(state)
+        _follow_round(state)
         self.chat_place = Room(TABLE.code, self.table_id)
         self.chat_watch_place = Room(WATCHERS.code, self.table_id)
 
@@ -186,7 +186,7 @@ class TableConsumer(ChatMixin, JsonMessageConsumer):
             await self.send(text_data=event["before"])
         state = selectors.for_viewer(event["state"], user_id)
         await self.send_json(state)
-        _prepare_playing_round(state)
+        _follow_round(state)
         await self._leave_watchers_chat_if_seated(state)
 
     async def table_changed(self, event):
@@ -207,10 +207,7 @@ class TableConsumer(ChatMixin, JsonMessageConsumer):
         if not self._answered(event):
             await self.send_encoded(event)
 
-    async def round_mine(self, event):
-        services.find_announced(event["round_id"], event["word"], event["user_id"])
-        if not self._answered(event):
-            await self.send_encoded(event)
+    round_mine = round_found  # Classic: the finder's own word, on their own group
 
     async def round_count(self, event):
         await self.send_encoded(event)

@@ -315,22 +315,26 @@ def test_solve_on_an_empty_lexicon():
     assert hunt.solve(cat_board(), Lexicon.from_words([])) == {}
 
 
-def brute_force(board: hunt.Board, words: set[str], min_length: int) -> set[str]:
-    """Every word of ``words`` spelled by some simple path on ``board`` (checked exhaustively)."""
+def every_path(board: hunt.Board, worth_extending=lambda path: True):
+    """Every legal path on ``board``, row-major depth first, by exhaustive search; a path
+    is extended only while ``worth_extending`` says so."""
     squares = list(board.squares())
-    found = set()
 
     def extend(path):
-        word = hunt.spell(board, path)
-        if len(word) >= min_length and word in words:
-            found.add(word)
-        for square in squares:
-            if square not in path and hunt.are_adjacent(path[-1], square):
-                extend(path + (square,))
+        yield path
+        if worth_extending(path):
+            for square in squares:
+                if square not in path and hunt.are_adjacent(path[-1], square):
+                    yield from extend(path + (square,))
 
     for square in squares:
-        extend((square,))
-    return found
+        yield from extend((square,))
+
+
+def brute_force(board: hunt.Board, words: set[str], min_length: int) -> set[str]:
+    """Every word of ``words`` spelled by some simple path on ``board`` (checked exhaustively)."""
+    spelled = (hunt.spell(board, path) for path in every_path(board))
+    return {word for word in spelled if len(word) >= min_length and word in words}
 
 
 FACES = ["a", "e", "t", "s", "r", "qu"]
@@ -376,21 +380,11 @@ def test_solve_equals_brute_force(case, min_length):
 
 def every_path_spelling(board, word):
     """Every legal path spelling ``word``, row-major depth first, by exhaustive search."""
-    squares = list(board.squares())
-    paths = []
 
-    def extend(path):
-        spelled = hunt.spell(board, path)
-        if spelled == word:
-            paths.append(path)
-        elif word.startswith(spelled):
-            for square in squares:
-                if square not in path and hunt.are_adjacent(path[-1], square):
-                    extend(path + (square,))
+    def prefix(path):
+        return word.startswith(hunt.spell(board, path))
 
-    for square in squares:
-        extend((square,))
-    return paths
+    return [path for path in every_path(board, prefix) if hunt.spell(board, path) == word]
 
 
 @settings(max_examples=examples(300), deadline=None)

@@ -179,13 +179,12 @@ def _submission(round_id, user, word, path, now: datetime):
     else:
         return SubmitResult("refused", reason="Send a word or a path.")
     facts = _facts_kept.get(round_id)  # this process's copy, read by an earlier submission
-    refusal = facts.refusal(user.pk, now, word) if facts is not None else None
-    if facts is None or refusal is not None:
+    if facts is None or facts.refusal(user.pk, now, word) is not None:
         facts = yield ("facts", round_id)  # a kept copy never refuses on its own
-        refusal = facts.refusal(user.pk, now, word) if facts is not None else None
     for _ in range(2):
         if facts is None:
             return SubmitResult("refused", reason="No such round.")
+        refusal = facts.refusal(user.pk, now, word)
         if refusal is not None:
             return refusal
         # A typed word known found is on the board and in the list: no need to judge it.
@@ -213,7 +212,6 @@ def _submission(round_id, user, word, path, now: datetime):
                 first_finder = yield ("first_finder", facts.pk, judged.word)
             return _taken(facts, user.pk, judged.word, first_finder)
         facts = yield ("facts", round_id)  # the round changed: judge again on what it is now
-        refusal = facts.refusal(user.pk, now, word) if facts is not None else None
     return SubmitResult("refused", reason="The round changed; please try again.")
 
 
@@ -334,7 +332,7 @@ def forget_round(round_id: int) -> None:
     """Drop this process's copy of a round's facts and finds (a new round may reuse a rolled-back id)."""
     with _facts_lock:
         _facts_kept.pop(round_id, None)
-        _finds_known.pop(round_id, None)
+    forget_finds(round_id)
 
 
 # The finds this process knows of, by round: each round's board (which stands for the
@@ -353,22 +351,27 @@ def _find_key(facts: RoundFacts, word: str, finder_id: int):
     return word if facts.game == Game.RAMPAGE else (word, finder_id)
 
 
+def _known_finds(facts: RoundFacts) -> dict | None:
+    """The finds known of the round ``facts`` describe (the same id and board), or None."""
+    known = _finds_known.get(facts.pk)
+    return known[1] if known is not None and known[0] == facts.board_text else None
+
+
 def _finder_known(facts: RoundFacts, user_id: int, word: str) -> int | None:
     """Who this process knows holds ``word`` in the round, for ``user_id``'s submission of it."""
-    known = _finds_known.get(facts.pk)
-    if known is None or known[0] != facts.board_text:
-        return None
-    return known[1].get(_find_key(facts, word, user_id))
+    known = _known_finds(facts)
+    return known.get(_find_key(facts, word, user_id)) if known is not None else None
 
 
 def _remember_find(facts: RoundFacts, word: str, finder_id: int) -> None:
-    known = _finds_known.get(facts.pk)
-    if known is None or known[0] != facts.board_text:
+    known = _known_finds(facts)
+    if known is None:
+        known = {}
         with _facts_lock:
             while len(_finds_known) >= FINDS_KNOWN_ROUNDS:
                 del _finds_known[next(iter(_finds_known))]  # the longest known
-            known = _finds_known[facts.pk] = (facts.board_text, {})
-    known[1].setdefault(_find_key(facts, word, finder_id), finder_id)
+            _finds_known[facts.pk] = (facts.board_text, known)
+    known.setdefault(_find_key(facts, word, finder_id), finder_id)
 
 
 def forget_finds(round_id: int) -> None:
