@@ -24,15 +24,16 @@ from __future__ import annotations
 import asyncio
 import collections
 import logging
-import select
 import weakref
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
 
 import psycopg
 from django.conf import settings
+from django.core.signals import setting_changed
 from django.db import connections
+from django.dispatch import receiver
 from psycopg import errors as pg_errors
 from psycopg import pq
 from psycopg.pq import ExecStatus, TransactionStatus
@@ -52,30 +53,90 @@ logger = logging.getLogger(__name__)
 CONNECTIONS_PER_LOOP = 8
 
 
+class Link:
+    """One PostgreSQL connection of an event loop, used through ``simple_query`` only.
+
+    Its socket's reader stays registered with the loop for the connection's life: a wait
+    for the server is one future, not a reader added and removed each time. The reader
+    takes in whatever arrives, so an idle connection the server closed (a restart, a
+    terminated backend) is known to be broken before it is next taken, without asking.
+    psycopg's own methods would register readers of their own on the socket, so the
+    connection is not used through them.
+    """
+
+    __slots__ = ("connection", "pgconn", "fd", "loop", "waiter", "broken")
+
+    def __init__(self, connection: psycopg.AsyncConnection, loop: asyncio.AbstractEventLoop) -> None:
+        self.connection = connection
+        self.pgconn = connection.pgconn
+        self.fd = self.pgconn.socket
+        self.loop = loop
+        self.waiter: asyncio.Future | None = None
+        self.broken = False
+        loop.add_reader(self.fd, self._readable)
+
+    def _readable(self) -> None:
+        try:
+            self.pgconn.consume_input()
+        except psycopg.OperationalError:
+            self.broken = True  # the end of the stream: nothing more will come
+            self.loop.remove_reader(self.fd)
+        if self.waiter is not None and not self.waiter.done():
+            self.waiter.set_result(None)
+
+    def usable(self) -> bool:
+        return not self.broken and self.pgconn.transaction_status == TransactionStatus.IDLE
+
+    async def readable(self, *, writing: bool = False) -> None:
+        """Until the server has sent something (``writing``: or the socket takes more)."""
+        if self.broken:
+            raise psycopg.OperationalError("the server closed the connection")
+        self.waiter = waiter = self.loop.create_future()
+        if writing:
+            self.loop.add_writer(self.fd, _resolve, waiter)
+        try:
+            await waiter
+        finally:
+            self.waiter = None
+            if writing:
+                self.loop.remove_writer(self.fd)
+        if self.broken:
+            raise psycopg.OperationalError("the server closed the connection")
+
+    async def close(self) -> None:
+        if not self.broken:
+            self.loop.remove_reader(self.fd)
+        try:
+            await self.connection.close()
+        except Exception:  # already broken: nothing more to release
+            logger.debug("closing a broken connection", exc_info=True)
+
+
 class _Pool:
     """One event loop's PostgreSQL connections: idle ones, how many are open, who waits."""
 
     def __init__(self) -> None:
-        self.idle: list[psycopg.AsyncConnection] = []
+        self.idle: list[Link] = []
         self.open = 0
         self.waiting: collections.deque[asyncio.Future] = collections.deque()
         self.closed = False  # by ``close``: connections still in use are closed when given back
 
-    async def take(self, alias: str) -> psycopg.AsyncConnection:
+    async def take(self, alias: str) -> Link:
         while True:
             while self.idle:
-                connection = self.idle.pop()
-                if _still_open(connection):
-                    return connection
-                await self._drop(connection)
+                link = self.idle.pop()
+                if link.usable():
+                    return link
+                await self._drop(link)
             if self.open < CONNECTIONS_PER_LOOP:
                 self.open += 1
                 try:
-                    return await psycopg.AsyncConnection.connect(**_connection_params(alias))
+                    connection = await psycopg.AsyncConnection.connect(**_connection_params(alias))
                 except BaseException:
                     self.open -= 1
                     self._wake()
                     raise
+                return Link(connection, asyncio.get_running_loop())
             turn = asyncio.get_running_loop().create_future()
             self.waiting.append(turn)
             try:
@@ -87,17 +148,16 @@ class _Pool:
                     self.waiting.remove(turn)
                 raise
 
-    async def give_back(self, connection: psycopg.AsyncConnection, *, usable: bool) -> None:
-        # Whether the server dropped it meanwhile is asked when it is next taken.
-        if usable and not self.closed and not connection.closed:
-            self.idle.append(connection)
+    async def give_back(self, link: Link, *, usable: bool) -> None:
+        if usable and not self.closed and link.usable():
+            self.idle.append(link)
         else:
-            await self._drop(connection)
+            await self._drop(link)
         self._wake()
 
-    async def _drop(self, connection: psycopg.AsyncConnection) -> None:
+    async def _drop(self, link: Link) -> None:
         self.open -= 1
-        await _close_quietly(connection)
+        await link.close()
 
     def _wake(self) -> None:
         while self.waiting:
@@ -111,9 +171,27 @@ _pools: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, _Pool]] =
 _redis: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, aioredis.Redis] = weakref.WeakKeyDictionary()
 
 
+_available: dict[str, bool] = {}
+
+
 def available(alias: str = "default") -> bool:
-    """True where the database is PostgreSQL and the cache is Redis (server mode)."""
-    return settings.DATABASES[alias]["ENGINE"] == "django.db.backends.postgresql" and cache.redis_backed()
+    """True where the database is PostgreSQL and the cache is Redis (server mode).
+
+    Asked for every submission, so answered once per process (and again when a test
+    changes either setting).
+    """
+    known = _available.get(alias)
+    if known is None:
+        known = _available[alias] = (
+            settings.DATABASES[alias]["ENGINE"] == "django.db.backends.postgresql" and cache.redis_backed()
+        )
+    return known
+
+
+@receiver(setting_changed)
+def _settings_changed(*, setting: str, **kwargs) -> None:
+    if setting in ("DATABASES", "CACHES"):
+        _available.clear()
 
 
 def _connection_params(alias: str) -> dict:
@@ -126,23 +204,9 @@ def _connection_params(alias: str) -> dict:
     return params
 
 
-def _still_open(connection: psycopg.AsyncConnection) -> bool:
-    """An idle connection the server closed (a restart, a terminated backend) has
-    something to read: its last error and the end of the stream. Asking costs one
-    non-blocking poll, not a round trip."""
-    if connection.closed or connection.info.transaction_status != TransactionStatus.IDLE:
-        return False
-    try:
-        poll = select.poll()  # not select.select, which refuses descriptors above 1023
-        poll.register(connection.pgconn.socket, select.POLLIN)
-        return not poll.poll(0)
-    except (OSError, ValueError, psycopg.OperationalError):
-        return False
-
-
 @asynccontextmanager
-async def postgres(alias: str = "default") -> AsyncIterator[psycopg.AsyncConnection]:
-    """An autocommit connection of this event loop for the block's statements.
+async def postgres(alias: str = "default") -> AsyncIterator[Link]:
+    """An autocommit connection of this event loop for the block's statements (``simple_query``).
 
     On any exception (a cancelled call included) the connection is closed rather than
     kept: what it was doing is unknown.
@@ -180,28 +244,31 @@ def _literal(escaping: pq.Escaping, value: Value) -> bytes:
     raise TypeError(f"no literal for {type(value).__name__}")
 
 
-async def simple_query(connection: psycopg.AsyncConnection, sql: str, params: Sequence[Value] = ()) -> list[tuple]:
-    """Run ``sql`` (one or more statements; ``%s`` for each of ``params``) in one round trip;
-    the rows of its last statement that returns any, each value as PostgreSQL's text (bytes) or None.
+async def simple_query(link: Link, sql: str, params: Sequence[Value] | Mapping[str, Value] = ()) -> list[tuple]:
+    """Run ``sql`` (one or more statements; ``%s`` for each of ``params``, or ``%(name)s``
+    for each name of a mapping) in one round trip; the rows of its last statement that
+    returns any, each value as PostgreSQL's text (bytes) or None.
 
     The statements of one simple query are one transaction. A failing statement raises
     its error (psycopg's class for its SQLSTATE) once the server is done answering, and
     ``postgres`` then closes the connection.
     """
-    pgconn = connection.pgconn
+    pgconn = link.pgconn
     escaping = pq.Escaping(pgconn)
-    pgconn.send_query(sql.encode() % tuple(_literal(escaping, value) for value in params))
-    loop = asyncio.get_running_loop()
+    if isinstance(params, Mapping):
+        literals = {name.encode(): _literal(escaping, value) for name, value in params.items()}
+    else:
+        literals = tuple(_literal(escaping, value) for value in params)
+    pgconn.send_query(sql.encode() % literals)
     while pgconn.flush():  # the query did not fit in the socket's buffer at once
-        # libpq's advice: read what the server sends meanwhile, or both sides may block.
-        if await _ready(loop, pgconn.socket, writing=True):
-            pgconn.consume_input()
+        # libpq's advice: take in what the server sends meanwhile (the reader does), or
+        # both sides may block.
+        await link.readable(writing=True)
     rows: list[tuple] = []
     failed = None
     while True:
         while pgconn.is_busy():
-            await _ready(loop, pgconn.socket)
-            pgconn.consume_input()
+            await link.readable()
         result = pgconn.get_result()
         if result is None:
             break
@@ -226,24 +293,9 @@ def _error(result: pq.PGresult) -> psycopg.Error:
         return psycopg.DatabaseError(message)
 
 
-async def _ready(loop: asyncio.AbstractEventLoop, fd: int, *, writing: bool = False) -> bool:
-    """Until ``fd`` can be read (``writing``: read or written), with one future and no
-    timer; whether it can be read."""
-    ready = loop.create_future()
-    loop.add_reader(fd, _resolve, ready, True)
-    if writing:
-        loop.add_writer(fd, _resolve, ready, False)
-    try:
-        return await ready
-    finally:
-        loop.remove_reader(fd)
-        if writing:
-            loop.remove_writer(fd)
-
-
-def _resolve(future: asyncio.Future, readable: bool) -> None:
+def _resolve(future: asyncio.Future) -> None:
     if not future.done():
-        future.set_result(readable)
+        future.set_result(None)
 
 
 def redis() -> aioredis.Redis:
@@ -274,10 +326,3 @@ async def close(loop: asyncio.AbstractEventLoop | None = None) -> None:
     client = _redis.pop(loop, None)
     if client is not None:
         await client.aclose()
-
-
-async def _close_quietly(connection: psycopg.AsyncConnection) -> None:
-    try:
-        await connection.close()
-    except Exception:  # already broken: nothing more to release
-        logger.debug("closing a broken connection", exc_info=True)

@@ -41,8 +41,8 @@ async def loop_clients_closed():
 
 
 async def backend_pid(conn) -> int:
-    cursor = await conn.execute("SELECT pg_backend_pid()")
-    return (await cursor.fetchone())[0]
+    [(pid,)] = await loop_clients.simple_query(conn, "SELECT pg_backend_pid()")
+    return int(pid)
 
 
 async def test_statements_queue_for_the_loops_connections_instead_of_opening_more(monkeypatch):
@@ -55,7 +55,7 @@ async def test_statements_queue_for_the_loops_connections_instead_of_opening_mor
             busy["now"] += 1
             busy["most"] = max(busy["most"], busy["now"])
             pids.add(await backend_pid(conn))
-            await conn.execute("SELECT pg_sleep(0.05)")
+            await loop_clients.simple_query(conn, "SELECT pg_sleep(0.05)")
             busy["now"] -= 1
 
     await asyncio.gather(*(statement() for _ in range(8)))
@@ -108,6 +108,8 @@ async def test_a_simple_query_writes_its_values_as_literals_that_read_back_the_s
             b"t",
         )
         assert await loop_clients.simple_query(conn, "SELECT 1-%s", [-7]) == [(b"8",)]  # not a comment
+        named = await loop_clients.simple_query(conn, "SELECT %(word)s, %(n)s + %(n)s", {"n": 2, "word": "it's"})
+        assert named == [(b"it's", b"4")]
         for refused in (at.replace(tzinfo=None), "nul\x00"):
             with pytest.raises(ValueError):
                 await loop_clients.simple_query(conn, "SELECT %s", [refused])

@@ -12,6 +12,7 @@ round and prepared ahead of its first word (``round_prepare_soon``).
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import re
 import threading
@@ -116,38 +117,56 @@ async def round_submit_async(*, round_id: int, user, word=None, path=None, now: 
     """``round_submit`` for a websocket handler, with its statement sent from the event
     loop itself (``config.loop_clients``) rather than a worker thread.
 
-    The same decisions (``_submission``) with the same statement. The work runs as a
-    task of its own that the caller's cancellation (a socket closing) does not stop, so
-    a stored find is always announced. Without PostgreSQL and a Redis cache (the
+    The same decisions (``_submission``) with the same statement. What can be decided
+    on this process's copy of the round (a word already known taken, a bad word) is
+    answered at once; once the database or the channel layer is needed, the rest runs
+    as a task of its own that the caller's cancellation (a socket closing) does not
+    stop, so a stored find is always announced. Without PostgreSQL and a Redis cache (the
     embedded default) it is ``round_submit`` in a worker thread.
     """
     if not loop_clients.available():
         return await database_sync_to_async(round_submit, thread_sensitive=False)(
             round_id=round_id, user=user, word=word, path=path, now=now
         )
-    task = asyncio.get_running_loop().create_task(
-        _drive_async(_submission(round_id, user, word, path, now or timezone.now()))
-    )
+    steps = _submission(round_id, user, word, path, now or timezone.now())
+    try:
+        need = next(steps)
+    except StopIteration as done:
+        return done.value
+    loop = asyncio.get_running_loop()
+    task = loop.create_task(_drive_async(steps, need))
     _submitting.add(task)
-    answer = asyncio.shield(task)
-    task.add_done_callback(lambda done: _submitted(done, answer))
+    answer = loop.create_future()
+    task.add_done_callback(functools.partial(_submitted, answer))
     return await answer
 
 
 _submitting: set[asyncio.Task] = set()  # kept referenced until done
 
 
-def _submitted(task: asyncio.Task, answer: asyncio.Future) -> None:
-    """A submission's task is done: forget it, and log its failure if no caller heard of it
-    (its socket closed first), which asyncio would otherwise only report when collected."""
+def _submitted(answer: asyncio.Future, task: asyncio.Task) -> None:
+    """A submission's task is done: its outcome goes to the caller through ``answer``.
+
+    The caller's cancellation cancels ``answer`` alone, never the task (what
+    ``asyncio.shield`` does, in one callback rather than two). A failure no caller heard
+    of (its socket closed first) is logged, which asyncio would otherwise only report
+    when the task is collected.
+    """
     _submitting.discard(task)
-    if answer.cancelled() and not task.cancelled() and task.exception() is not None:
-        logger.error("A submission failed after its socket closed", exc_info=task.exception())
+    if answer.cancelled():
+        if not task.cancelled() and task.exception() is not None:
+            logger.error("A submission failed after its socket closed", exc_info=task.exception())
+    elif task.cancelled():
+        answer.cancel()
+    elif task.exception() is not None:
+        answer.set_exception(task.exception())
+    else:
+        answer.set_result(task.result())
 
 
-async def _drive_async(steps) -> SubmitResult:
+async def _drive_async(steps, need) -> SubmitResult:
+    """Answer ``steps``' needs from ``need`` on, each awaited on the event loop."""
     try:
-        need = next(steps)
         while True:
             need = steps.send(await _ASYNC_IO[need[0]](*need[1:]))
     except StopIteration as done:
@@ -336,7 +355,7 @@ def forget_round(round_id: int) -> None:
 
 
 # The finds this process knows of, by round: each round's board (which stands for the
-# round, as in ``_as_judged``) and, in Rampage, each found word's finder; in Classic each
+# round, as in ``_AS_JUDGED``) and, in Rampage, each found word's finder; in Classic each
 # (word, finder) of the finders' lists. A word once found stays its finder's for the rest
 # of the round, so a submission of a word known here is answered "taken" without a
 # statement: in Rampage most late submissions are words the table has just been told of.
@@ -445,81 +464,83 @@ def _store_find(facts: RoundFacts, user_id: int, find: SubmitResult, now: dateti
     writers; there one statement is one transaction.
     """
     connection = transaction.get_connection()
+    values = _store_values(facts, user_id, find, now)
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
-            cursor.execute(*_store_statement(facts, user_id, find, now, limited))
+            cursor.execute(_store_statement(facts.game, limited), values)
             cursor.nextset()
             return Stored.from_row(cursor.fetchone())
         if limited:
-            cursor.execute(*_count_try(user_id, now))
+            cursor.execute(_COUNT_TRY, values)
             if cursor.fetchone()[0] > SUBMIT_LIMIT:
                 return Stored(None, False, None, too_many=True)
-        at = connection.ops.adapt_datetimefield_value(now)
-        as_judged, as_judged_params = _as_judged(facts, user_id, at)
-        insert, insert_params = _insert_find(facts, user_id, find, at)
-        cursor.execute(insert.format(r=f"({as_judged}) r", also="1"), [*insert_params, *as_judged_params])
+        values["at"] = connection.ops.adapt_datetimefield_value(now)
+        cursor.execute(_INSERT_FIND.format(r=f"({_AS_JUDGED}) r", also="1"), values)
         row = cursor.fetchone()
         if row is not None:
             return Stored(row[0], True, None)
-        cursor.execute(f"SELECT r.ok, {_FIRST_FINDER} FROM ({as_judged}) r", [find.word, *as_judged_params])
+        cursor.execute(f"SELECT r.ok, {_FIRST_FINDER} FROM ({_AS_JUDGED}) r", values)
         row = cursor.fetchone()
         return Stored(None, bool(row[0]), row[1]) if row is not None else Stored(None, False, None)
 
 
+def _store_values(facts: RoundFacts, user_id: int, find: SubmitResult, now: datetime) -> dict:
+    """The named parameters of the store's SQL, for ``find`` by ``user_id`` at ``now``."""
+    return {
+        "lock": round_lock_key(facts.pk),
+        "round": facts.pk,
+        "playing": RoundStatus.PLAYING.value,
+        "board": facts.board_text,
+        "rampage": facts.game == Game.RAMPAGE,
+        "limit": SUBMIT_LIMIT,
+        "user": user_id,
+        "at": now,
+        "period": int(now.timestamp()) // SUBMIT_PERIOD_SECONDS,
+        "word": find.word,
+        "path": path_to_text(board_of(facts.board_text), find.path),
+        "points": find.points,
+        "bonuses": " ".join(find.bonuses),
+    }
+
+
+_FOUND, _ROUNDS, _PLAYERS = FoundWord._meta.db_table, HuntRound._meta.db_table, RoundPlayer._meta.db_table
+
 _FIRST_FINDER = (
-    f"(SELECT f.user_id FROM {FoundWord._meta.db_table} f WHERE f.round_id = r.id AND f.word = %s "
-    "ORDER BY f.id LIMIT 1)"
+    f"(SELECT f.user_id FROM {_FOUND} f WHERE f.round_id = r.id AND f.word = %(word)s ORDER BY f.id LIMIT 1)"
+)
+
+# The round's row with ``ok``: still as the verdict's facts had it at ``at``, the player
+# seated. The facts are written once, with the round; its board stands for them (a round
+# that reuses the id of one rolled back has another board).
+_AS_JUDGED = (
+    "SELECT r.id, (r.status = %(playing)s AND r.starts_at <= %(at)s AND r.deadline > %(at)s "
+    f"AND r.board = %(board)s AND EXISTS (SELECT 1 FROM {_PLAYERS} p WHERE p.round_id = r.id "
+    f"AND p.user_id = %(user)s)) AS ok FROM {_ROUNDS} r WHERE r.id = %(round)s"
+)
+
+# Count a try of the player in the period of ``at``; returns the period's tries, this one
+# included. A period never goes back: a try stamped earlier (another web host's clock, a
+# statement that waited) counts in the current one rather than starting it again.
+_COUNT_TRY = (
+    f"INSERT INTO {SubmissionCount._meta.db_table} AS c (user_id, period, tries) VALUES (%(user)s, %(period)s, 1) "
+    "ON CONFLICT (user_id) DO UPDATE SET "
+    "tries = CASE WHEN EXCLUDED.period > c.period THEN 1 ELSE c.tries + 1 END, "
+    "period = CASE WHEN EXCLUDED.period > c.period THEN EXCLUDED.period ELSE c.period END "
+    "RETURNING tries"
+)
+
+# The find, from a round row ``{r}`` with ``ok``, where ``{also}`` holds (an SQL condition, or true).
+_INSERT_FIND = (
+    f"INSERT INTO {_FOUND} (round_id, user_id, word, path, points, bonuses, exclusive, crossed_off, found_at) "
+    "SELECT r.id, %(user)s, %(word)s, %(path)s, %(points)s, %(bonuses)s, %(rampage)s, false, %(at)s "
+    "FROM {r} WHERE r.ok AND {also} ON CONFLICT DO NOTHING RETURNING id"
 )
 
 
-def _as_judged(facts: RoundFacts, user_id: int, at) -> tuple[str, list]:
-    """The round's row with ``ok``: still as ``facts`` judged it at ``at``, ``user_id`` seated.
-
-    The verdict's facts are written once, with the round; its board stands for them (a
-    round that reuses the id of one rolled back has another board).
-    """
-    rounds, players = HuntRound._meta.db_table, RoundPlayer._meta.db_table
-    sql = (
-        "SELECT r.id, (r.status = %s AND r.starts_at <= %s AND r.deadline > %s AND r.board = %s "
-        f"AND EXISTS (SELECT 1 FROM {players} p WHERE p.round_id = r.id AND p.user_id = %s)) AS ok "
-        f"FROM {rounds} r WHERE r.id = %s"
-    )
-    return sql, [RoundStatus.PLAYING.value, at, at, facts.board_text, user_id, facts.pk]
-
-
-def _count_try(user_id: int, now: datetime) -> tuple[str, list]:
-    """Count a try of ``user_id`` in the period of ``now``; the statement returns the
-    period's tries, this one included."""
-    sql = (
-        f"INSERT INTO {SubmissionCount._meta.db_table} AS c (user_id, period, tries) VALUES (%s, %s, 1) "
-        # A period never goes back: a try stamped earlier (another web host's clock, a
-        # statement that waited) counts in the current one rather than starting it again.
-        "ON CONFLICT (user_id) DO UPDATE SET "
-        "tries = CASE WHEN EXCLUDED.period > c.period THEN 1 ELSE c.tries + 1 END, "
-        "period = CASE WHEN EXCLUDED.period > c.period THEN EXCLUDED.period ELSE c.period END "
-        "RETURNING tries"
-    )
-    return sql, [user_id, int(now.timestamp()) // SUBMIT_PERIOD_SECONDS]
-
-
-def _insert_find(facts: RoundFacts, user_id: int, find: SubmitResult, at) -> tuple[str, list]:
-    """The INSERT … SELECT of the find from a round row ``{r}`` with ``ok``, where ``{also}``
-    holds (an SQL condition, or true)."""
-    sql = (
-        f"INSERT INTO {FoundWord._meta.db_table} "
-        "(round_id, user_id, word, path, points, bonuses, exclusive, crossed_off, found_at) "
-        "SELECT r.id, %s, %s, %s, %s, %s, %s, %s, %s FROM {r} WHERE r.ok AND {also} "
-        "ON CONFLICT DO NOTHING RETURNING id"
-    )
-    path = path_to_text(board_of(facts.board_text), find.path)
-    rampage = facts.game == Game.RAMPAGE
-    return sql, [user_id, find.word, path, find.points, " ".join(find.bonuses), rampage, False, at]
-
-
-def _store_statement(
-    facts: RoundFacts, user_id: int, find: SubmitResult, now: datetime, limited: bool
-) -> tuple[str, list]:
-    """PostgreSQL's store of a find: its SQL (a simple query) and parameters.
+@functools.cache
+def _store_statement(game: str, limited: bool) -> str:
+    """PostgreSQL's store of a find in a round of ``game``: its SQL (a simple query),
+    with ``_store_values``' names for parameters. Made once for each game and limit.
 
     The round's shared lock, then one statement that counts the player's try (if
     ``limited``) and stores the find if the round is still as judged and the tries are
@@ -536,31 +557,21 @@ def _store_statement(
     not see its own insert, hence the one added), which the table is told instead of
     the word.
     """
-    as_judged, as_judged_params = _as_judged(facts, user_id, now)
-    insert, insert_params = _insert_find(facts, user_id, find, now)
-    counted, counted_params, within, too_many, limits = "", [], "true", "false", []
+    counted, within, too_many = "", "true", "false"
     if limited:
-        count_try, counted_params = _count_try(user_id, now)
-        counted = f", counted AS ({count_try})"
-        within, too_many, limits = (
-            "(SELECT tries FROM counted) <= %s",
-            "(SELECT tries FROM counted) > %s",
-            [SUBMIT_LIMIT],
-        )
-    count, count_params = "", []
-    if facts.game == Game.CLASSIC:
+        counted = f", counted AS ({_COUNT_TRY})"
+        within, too_many = "(SELECT tries FROM counted) <= %(limit)s", "(SELECT tries FROM counted) > %(limit)s"
+    count = ""
+    if game == Game.CLASSIC:
         count = (
-            f", (SELECT count(*) FROM {FoundWord._meta.db_table} f WHERE f.round_id = r.id AND f.user_id = %s)"
+            f", (SELECT count(*) FROM {_FOUND} f WHERE f.round_id = r.id AND f.user_id = %(user)s)"
             " + (SELECT count(*) FROM stored)"
         )
-        count_params = [user_id]
-    sql = (
-        "SELECT pg_advisory_xact_lock_shared(%s::bigint); "
-        f"WITH r AS ({as_judged}){counted}, stored AS ({insert.format(r='r', also=within)}) "
+    return (
+        "SELECT pg_advisory_xact_lock_shared(%(lock)s::bigint); "
+        f"WITH r AS ({_AS_JUDGED}){counted}, stored AS ({_INSERT_FIND.format(r='r', also=within)}) "
         f"SELECT (SELECT id FROM stored), r.ok, {_FIRST_FINDER}, {too_many}{count} FROM r"
     )
-    params = [round_lock_key(facts.pk), *as_judged_params, *counted_params, *insert_params, *limits, find.word]
-    return sql, [*params, *limits, *count_params]
 
 
 # The hunts' namespace ("hunt") in the high half of a round's advisory lock key.
@@ -634,9 +645,9 @@ _SYNC_IO = {
 async def _store_find_async(
     facts: RoundFacts, user_id: int, find: SubmitResult, now: datetime, limited: bool
 ) -> Stored:
-    sql, params = _store_statement(facts, user_id, find, now, limited)
+    sql, values = _store_statement(facts.game, limited), _store_values(facts, user_id, find, now)
     async with loop_clients.postgres() as connection:
-        rows = await loop_clients.simple_query(connection, sql, params)
+        rows = await loop_clients.simple_query(connection, sql, values)
     stored = Stored.from_text(rows[0] if rows else None)
     # Committed: the statement was its own transaction (unlike a bot's store, inside its turn's).
     if stored.found_id is not None:
