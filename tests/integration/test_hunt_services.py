@@ -13,8 +13,10 @@ from django.utils import timezone
 from games.engine import hunt
 from games.hunts import bot_profiles, selectors, services
 from games.hunts.models import FoundWord, HuntRound, RoundStatus, TableStatus
+from games.hunts.services import submissions
 from games.hunts.services.bots import bot_play
 from games.hunts.services.submissions import SUBMIT_LIMIT, SUBMIT_PERIOD_SECONDS
+from lexicon.services import get_lexicon
 
 pytestmark = pytest.mark.django_db
 
@@ -178,6 +180,33 @@ def test_typed_word_gets_the_best_path(rampage):
     game_round, now = start_round(table, RAMPAGE_BOARD)
     result = services.round_submit(round_id=game_round.pk, user=bob, word="  Cats ", now=now)
     assert result.outcome == "accepted" and result.points == (9 + 1 + 1 + 1) * 3
+
+
+@pytest.mark.parametrize("game", ["rampage", "classic"])
+def test_words_judged_ahead_of_a_round_are_judged_as_they_come(request, monkeypatch, game):
+    """Preparing a round judges every word on its board once; a typed word is then
+    answered from its verdict, the same as judging it as it comes, without a search on
+    the board. The verdicts go when the round's end reaches the process."""
+    table, ann, *_ = request.getfixturevalue(game)
+    board = RAMPAGE_BOARD if game == "rampage" else CLASSIC_BOARD
+    game_round, now = start_round(table, board)
+    facts = submissions.round_facts(game_round.pk, fresh=True)
+    submissions.round_prepare(game_round.pk)
+    lexicon = get_lexicon(facts.lexicon_code, facts.lexicon_version)
+    words = sorted(hunt.solve(board, lexicon, facts.min_length))
+    assert len(words) > 20
+    for word in words:
+        assert submissions._judged_ahead(facts, word) == submissions._judge(facts, word, None, lexicon)
+    assert submissions._judged_ahead(facts, "zebra") is None
+
+    def no_search(*args):
+        raise AssertionError("a word judged ahead was searched for on the board")
+
+    monkeypatch.setattr(hunt, "find_path", no_search)
+    result = services.round_submit(round_id=game_round.pk, user=ann, word=words[0], now=now)
+    assert result == submissions._judged_ahead(facts, words[0]) and result.outcome == "accepted"
+    services.forget_finds(game_round.pk)
+    assert submissions._judged_ahead(facts, words[0]) is None
 
 
 @pytest.mark.parametrize(

@@ -210,10 +210,12 @@ def _submission(round_id, user, word, path, now: datetime):
         first_finder = _finder_known(facts, user.pk, word) if path is None else None
         if first_finder is not None:
             return _taken(facts, user.pk, word, first_finder)
-        lexicon = loaded_lexicon(facts.lexicon_code, facts.lexicon_version)
-        if lexicon is None:  # loaded once per process and version, with a read of its changes
-            lexicon = yield ("lexicon", facts.lexicon_code, facts.lexicon_version)
-        judged = _judge(facts, word, path, lexicon)
+        judged = _judged_ahead(facts, word) if path is None else None
+        if judged is None:
+            lexicon = loaded_lexicon(facts.lexicon_code, facts.lexicon_version)
+            if lexicon is None:  # loaded once per process and version, with a read of its changes
+                lexicon = yield ("lexicon", facts.lexicon_code, facts.lexicon_version)
+            judged = _judge(facts, word, path, lexicon)
         if judged.outcome != "accepted":
             return judged
         first_finder = _finder_known(facts, user.pk, judged.word) if path is not None else None
@@ -310,15 +312,21 @@ def round_facts(round_id: int, *, fresh: bool = False) -> RoundFacts | None:
 
 
 def round_prepare(round_id: int) -> None:
-    """Read a round's facts and load its word list in this process before its first word.
+    """Read a round's facts, load its word list and judge every word on its board in
+    this process before its first word.
 
-    Otherwise the first submission of every round asks for both, and the first words of
-    all the tables a process serves arrive together at a round's start (or just after
-    the process started), queueing behind each other in the worker threads.
+    Otherwise the first submission of every round asks for the facts and the list, and
+    the first words of all the tables a process serves arrive together at a round's
+    start (or just after the process started), queueing behind each other in the worker
+    threads. And judged here together, the board's words cost a third of what judging
+    each as it comes costs the event loop.
     """
     facts = round_facts(round_id)
-    if facts is not None and loaded_lexicon(facts.lexicon_code, facts.lexicon_version) is None:
-        get_lexicon(facts.lexicon_code, facts.lexicon_version)
+    if facts is not None:
+        lexicon = loaded_lexicon(facts.lexicon_code, facts.lexicon_version)
+        if lexicon is None:
+            lexicon = get_lexicon(facts.lexicon_code, facts.lexicon_version)
+        _judge_ahead(facts, lexicon)
 
 
 _preparing: set[int] = set()  # rounds being prepared by this process (touched on the event loop only)
@@ -329,7 +337,7 @@ def round_prepare_soon(round_id: int) -> None:
     """``round_prepare`` in a worker thread, once per round and process, not waited for:
     a table socket calls it, on the event loop, when it sees a round playing (or
     counting down)."""
-    if round_id in _facts_kept or round_id in _preparing:
+    if round_id in _judged_rounds or round_id in _preparing:
         return
     _preparing.add(round_id)
     task = asyncio.get_running_loop().create_task(
@@ -394,9 +402,43 @@ def _remember_find(facts: RoundFacts, word: str, finder_id: int) -> None:
 
 
 def forget_finds(round_id: int) -> None:
-    """The round has ended: its finds are asked of no submission again (a late one is refused first)."""
+    """The round has ended: its finds and verdicts are asked of no submission again (a
+    late one is refused first)."""
     with _facts_lock:
         _finds_known.pop(round_id, None)
+        _judged_rounds.pop(round_id, None)
+
+
+# The verdict on every word of a round's board, by round: each round's facts it was
+# judged on (its board and word list stand for them) and the verdicts by word. Judged
+# together ahead of the round (``round_prepare``), a typed word is then looked up rather
+# than searched for on the board while the player waits. Dropped with the round's finds.
+_judged_rounds: dict[int, tuple[tuple[str, str, int], dict[str, SubmitResult]]] = {}
+
+
+def _judging(facts: RoundFacts) -> tuple[str, str, int]:
+    return (facts.board_text, facts.lexicon_code, facts.lexicon_version)
+
+
+def _judge_ahead(facts: RoundFacts, lexicon) -> None:
+    """Judge every word of the list on the round's board: each verdict is ``_judge``'s own."""
+    kept = _judged_rounds.get(facts.pk)
+    if kept is not None and kept[0] == _judging(facts):
+        return
+    words = hunt.solve(board_of(facts.board_text), lexicon, facts.min_length)
+    verdicts = {word: _judge(facts, word, None, lexicon) for word in words}
+    with _facts_lock:
+        _judged_rounds.pop(facts.pk, None)
+        while len(_judged_rounds) >= FINDS_KNOWN_ROUNDS:
+            del _judged_rounds[next(iter(_judged_rounds))]  # the longest kept
+        _judged_rounds[facts.pk] = (_judging(facts), verdicts)
+
+
+def _judged_ahead(facts: RoundFacts, word: str) -> SubmitResult | None:
+    """The verdict judged ahead on ``word`` in the round ``facts`` describe, if there is one;
+    a word without one is judged as it comes (it is not on the board or not a word)."""
+    kept = _judged_rounds.get(facts.pk)
+    return kept[1].get(word) if kept is not None and kept[0] == _judging(facts) else None
 
 
 def find_announced(round_id: int, word: str, finder_id: int) -> None:
