@@ -25,8 +25,7 @@ import asyncio
 import collections
 import logging
 import weakref
-from collections.abc import AsyncIterator, Mapping, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 import psycopg
@@ -204,22 +203,26 @@ def _connection_params(alias: str) -> dict:
     return params
 
 
-@asynccontextmanager
-async def postgres(alias: str = "default") -> AsyncIterator[Link]:
+class postgres:  # noqa: N801 - used as a function: ``async with postgres() as link``
     """An autocommit connection of this event loop for the block's statements (``simple_query``).
 
     On any exception (a cancelled call included) the connection is closed rather than
     kept: what it was doing is unknown.
     """
-    pools = _pools.setdefault(asyncio.get_running_loop(), {})
-    pool = pools.get(alias) or pools.setdefault(alias, _Pool())
-    connection = await pool.take(alias)
-    try:
-        yield connection
-    except BaseException:
-        await pool.give_back(connection, usable=False)
-        raise
-    await pool.give_back(connection, usable=True)
+
+    __slots__ = ("pool", "alias", "link")
+
+    def __init__(self, alias: str = "default") -> None:
+        pools = _pools.setdefault(asyncio.get_running_loop(), {})
+        self.pool = pools.get(alias) or pools.setdefault(alias, _Pool())
+        self.alias = alias
+
+    async def __aenter__(self) -> Link:
+        self.link = await self.pool.take(self.alias)
+        return self.link
+
+    async def __aexit__(self, kind, error, trace) -> None:
+        await self.pool.give_back(self.link, usable=kind is None)
 
 
 Value = int | bool | str | datetime | None

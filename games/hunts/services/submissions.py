@@ -134,43 +134,39 @@ async def round_submit_async(*, round_id: int, user, word=None, path=None, now: 
     except StopIteration as done:
         return done.value
     loop = asyncio.get_running_loop()
-    task = loop.create_task(_drive_async(steps, need))
-    _submitting.add(task)
     answer = loop.create_future()
-    task.add_done_callback(functools.partial(_submitted, answer))
+    _submitting.add(loop.create_task(_drive_async(steps, need, answer)))
     return await answer
 
 
 _submitting: set[asyncio.Task] = set()  # kept referenced until done
 
 
-def _submitted(answer: asyncio.Future, task: asyncio.Task) -> None:
-    """A submission's task is done: its outcome goes to the caller through ``answer``.
+async def _drive_async(steps, need, answer: asyncio.Future) -> None:
+    """Answer ``steps``' needs from ``need`` on, each awaited on the event loop, and give
+    the outcome to the caller through ``answer``.
 
-    The caller's cancellation cancels ``answer`` alone, never the task (what
-    ``asyncio.shield`` does, in one callback rather than two). A failure no caller heard
-    of (its socket closed first) is logged, which asyncio would otherwise only report
-    when the task is collected.
+    The caller's cancellation cancels ``answer`` alone, never this task (what
+    ``asyncio.shield`` does, without its callbacks). A failure no caller heard of (its
+    socket closed first) is logged, which asyncio would otherwise only report when the
+    task is collected.
     """
-    _submitting.discard(task)
-    if answer.cancelled():
-        if not task.cancelled() and task.exception() is not None:
-            logger.error("A submission failed after its socket closed", exc_info=task.exception())
-    elif task.cancelled():
-        answer.cancel()
-    elif task.exception() is not None:
-        answer.set_exception(task.exception())
-    else:
-        answer.set_result(task.result())
-
-
-async def _drive_async(steps, need) -> SubmitResult:
-    """Answer ``steps``' needs from ``need`` on, each awaited on the event loop."""
     try:
         while True:
             need = steps.send(await _ASYNC_IO[need[0]](*need[1:]))
     except StopIteration as done:
-        return done.value
+        if not answer.done():
+            answer.set_result(done.value)
+    except Exception as error:
+        if answer.done():
+            logger.error("A submission failed after its socket closed", exc_info=error)
+        else:
+            answer.set_exception(error)
+    except BaseException:  # this task itself was cancelled
+        answer.cancel()
+        raise
+    finally:
+        _submitting.discard(asyncio.current_task())
 
 
 def _submission(round_id, user, word, path, now: datetime):
