@@ -28,7 +28,7 @@ class NameTaken(IntegrityError):
 
 
 class Lexicons(models.TextChoices):
-    """The word lists a player can prefer for hunts (DESIGN.md, "Lexicons")."""
+    """The word lists a player can prefer for hunts."""
 
     BRITISH = "en-gb", "British"
     AMERICAN = "en-us", "American"

@@ -1,4 +1,4 @@
-"""Crossword requests early and late in a game: preview, page and move (DESIGN.md budgets).
+"""Crossword requests early and late in a game: preview, page and move, against their budgets.
 
 Run with ``python -m bench.bench_crossword_requests [--repeat 15]``. Needs PostgreSQL (its
 own database, $BENCH_DATABASE_URL, default ``postgres://postgres@127.0.0.1:5432/wg_bench_crossword``,

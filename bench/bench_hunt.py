@@ -2,7 +2,7 @@
 
 Run with ``python -m bench.bench_hunt [boards]``. Boards are Classic 5×5 dice rolls from
 fixed seeds (not redrawn, so easy and hard boards both count); the figure is the median
-time per board over all boards, taken as the median of several runs. Budget (DESIGN.md):
+time per board over all boards, taken as the median of several runs. Budget:
 median < 2 ms. Rampage-sized boards (4×4 from the letter bag) are reported alongside.
 """
 

@@ -1,4 +1,4 @@
-"""Live round load test: many websocket players on one daphne process (DESIGN.md budget).
+"""Live round load test: many websocket players on one daphne process, against its budgets.
 
 Run with ``python -m bench.bench_live_round [--players 200] [--seconds 60] [--interval 2]
 [--processes 1] [--profile FILE] [--apart] [--floor] [--server daphne|uvicorn]``. Needs

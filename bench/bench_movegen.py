@@ -1,7 +1,7 @@
 """Crossword move generation benchmark: best move and all plays, with the ``en`` lexicon.
 
 Run with ``python -m bench.bench_movegen [--quick] [--strict]`` (``--strict``: exit 1
-when a budget is missed). Budgets (DESIGN.md, medians on one core of the dev machine,
+when a budget is missed). Budgets (medians on one core of the dev machine,
 judged on process CPU time: on the shared machine wall clock also counts the time other
 processes hold the cores):
 

@@ -3,7 +3,7 @@
 Run with ``python -m bench.bench_tow [games]``. Positions come from bot-against-bot games
 with the ``en`` lexicon from fixed seeds; every play made is checked again (``evaluate``)
 and its word's paths found again (``paths``) on the table it was made on. Figures are
-medians. DESIGN.md sets no TOW budget; the crossword figures give the scale: a preview
+medians. There is no TOW budget; the crossword figures give the scale: a preview
 within 5 ms, a move within 20 ms of server time, and a bot's turn a few seconds at most.
 """
 

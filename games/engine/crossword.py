@@ -1,6 +1,6 @@
 """The 15×15 crossword games: board, variants, placement legality and scoring.
 
-RULES.md §3 (Word Grid) and §4 (Wordgame). Public API::
+docs/rules-wordgrid.md and docs/rules-wordgame.md. Public API::
 
     board = Board.empty().with_tiles([(7, 7, "a", False), ...])  # (row, col, letter, is_blank)
     play = evaluate(board, [(7, 8, "t", False)], WORD_GRID, lexicon)

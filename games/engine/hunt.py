@@ -1,4 +1,4 @@
-"""Word hunts: boards, paths, scoring and the solver (RULES.md §1 Word Rampage, §2 Classic).
+"""Word hunts: boards, paths, scoring and the solver (docs/rules-rampage.md, docs/rules-classic.md).
 
 A board is a square grid of faces; a face is one letter, or ``"qu"`` for the Qu cube of
 Classic hunt, which spells two letters on one tile. A path is a tuple of ``(row, col)``

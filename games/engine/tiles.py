@@ -1,4 +1,4 @@
-"""Letter values, tile bags and hunt dice (RULES.md, "Common to all games", §1–§4).
+"""Letter values, tile bags and hunt dice (the rules pages, docs/rules-*.md).
 
 Everything here is data: the games read their letters from these tables instead of
 repeating them. A blank is written ``?`` in a bag or rack and is always worth 0.

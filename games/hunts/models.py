@@ -1,4 +1,4 @@
-"""Live word hunts: tables, their seats, rounds, found words and results (RULES.md §1, §2).
+"""Live word hunts: tables, their seats, rounds, found words and results (docs/rules-rampage.md, docs/rules-classic.md).
 
 Only ``games.hunts.services`` changes these rows.
 """

@@ -1,4 +1,4 @@
-"""Letter values, bags and dice: the tables of RULES.md written once in games.engine.tiles."""
+"""Letter values, bags and dice: the tables of the rules pages (docs/rules-*.md) written once in games.engine.tiles."""
 
 from collections import Counter
 

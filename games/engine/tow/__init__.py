@@ -1,4 +1,4 @@
-"""TOW, the free-form tile table (RULES.md §5): table, play legality, scoring, game.
+"""TOW, the free-form tile table (docs/rules-tow.md): table, play legality, scoring, game.
 
 One concept a module: ``tiles`` (kinds, the bag, values and bonuses), ``cells`` (cells
 and their names), ``table``, ``paths`` (the path rules), ``scoring`` and ``rings`` (word
