@@ -188,8 +188,11 @@
         // ([detail.kind=='…']) is code htmx evaluates, which the site's policy forbids.
         document.dispatchEvent(new CustomEvent("wordfall:notification-" + msg.kind, { detail: msg }));
       } else if (msg.type === "games.awaiting") {
-        // Sent on every (re)connect: turns that came while away are counted too.
+        // Sent on every (re)connect: turns that came while away are counted too. Live
+        // lists reload as well: a change made after the page was drawn but before this
+        // socket joined was sent to no one.
         showGamesAwaiting(msg.count);
+        document.dispatchEvent(new CustomEvent("wordfall:games-changed", { detail: msg }));
       } else if (msg.type === "games.changed") {
         // One of my games changed: the message carries the new badge count, and live
         // lists (My games) refresh themselves (htmx trigger).

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 from accounts.my_games import awaiting_count
 from games.hunts import services as hunts
 from games.tow import services as tow
-from tests.e2e.flows import log_in
+from tests.e2e.flows import log_in, until
 
 pytestmark = pytest.mark.e2e
 
@@ -42,3 +42,21 @@ def test_my_games_and_the_badge_follow_every_kind_live(page, make_user):
     hunts.table_leave(table_id=table.pk, user=bob)
     expect(page.locator(f'[data-my-games="hunts"] a[href="/hunts/{table.pk}/"]')).to_have_count(0)
     assert asked == []
+
+
+def test_a_game_begun_before_the_page_socket_joined_reaches_the_lists(page, make_user):
+    """A change made after the page was drawn but before its socket joined was sent to
+    no one: the socket's first counts reload the lists, so the page shows it anyway."""
+    ann, bob = make_user("ann"), make_user("bob")
+    log_in(page, "bob")
+    held = []
+    # Routed before the page loads; the page's socket reaches the server only when let through.
+    page.route_web_socket("**/ws/presence/", lambda socket: held.append(socket))
+    page.goto("/games/")
+    expect(page.locator('[data-my-games="my-turn"]')).to_contain_text("No game is waiting for you.")
+    until(page, lambda: held, "the page did not open its socket")
+
+    game = tow.game_create(creator=ann, seconds_per_move=86400, invitees=[bob])
+    tow.game_accept(game_id=game.pk, player=bob)
+    held[0].connect_to_server()
+    expect(page.locator(f'#my-games-lists a[href="/tow/{game.pk}/"]')).to_be_visible()
