@@ -88,17 +88,16 @@ class Link:
 
     async def readable(self, *, writing: bool = False) -> None:
         """Until the server has sent something (``writing``: or the socket takes more)."""
-        if self.broken:
-            raise psycopg.OperationalError("the server closed the connection")
-        self.waiter = waiter = self.loop.create_future()
-        if writing:
-            self.loop.add_writer(self.fd, _resolve, waiter)
-        try:
-            await waiter
-        finally:
-            self.waiter = None
+        if not self.broken:
+            self.waiter = waiter = self.loop.create_future()
             if writing:
-                self.loop.remove_writer(self.fd)
+                self.loop.add_writer(self.fd, _resolve, waiter)
+            try:
+                await waiter
+            finally:
+                self.waiter = None
+                if writing:
+                    self.loop.remove_writer(self.fd)
         if self.broken:
             raise psycopg.OperationalError("the server closed the connection")
 

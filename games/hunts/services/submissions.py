@@ -299,12 +299,18 @@ def round_facts(round_id: int, *, fresh: bool = False) -> RoundFacts | None:
     facts = RoundFacts(
         round_id, *row, player_names={player.user_id: player.user.name_and_username for player in players}
     )
-    with _facts_lock:
-        _facts_kept.pop(round_id, None)
-        while len(_facts_kept) >= ROUND_FACTS_KEPT:
-            del _facts_kept[next(iter(_facts_kept))]  # the longest kept
-        _facts_kept[round_id] = facts
+    _keep(_facts_kept, round_id, facts, ROUND_FACTS_KEPT)
     return facts
+
+
+def _keep(kept: dict, round_id: int, value, most: int) -> None:
+    """Keep ``value`` for ``round_id`` in one of this process's memories of rounds, which
+    holds at most ``most`` of them: the longest kept goes first."""
+    with _facts_lock:
+        kept.pop(round_id, None)
+        while len(kept) >= most:
+            del kept[next(iter(kept))]
+        kept[round_id] = value
 
 
 def round_prepare(round_id: int) -> None:
@@ -390,10 +396,7 @@ def _remember_find(facts: RoundFacts, word: str, finder_id: int) -> None:
     known = _known_finds(facts)
     if known is None:
         known = {}
-        with _facts_lock:
-            while len(_finds_known) >= FINDS_KNOWN_ROUNDS:
-                del _finds_known[next(iter(_finds_known))]  # the longest known
-            _finds_known[facts.pk] = (facts.board_text, known)
+        _keep(_finds_known, facts.pk, (facts.board_text, known), FINDS_KNOWN_ROUNDS)
     known.setdefault(_find_key(facts, word, finder_id), finder_id)
 
 
@@ -423,11 +426,7 @@ def _judge_ahead(facts: RoundFacts, lexicon) -> None:
         return
     words = hunt.solve(board_of(facts.board_text), lexicon, facts.min_length)
     verdicts = {word: _judge(facts, word, None, lexicon) for word in words}
-    with _facts_lock:
-        _judged_rounds.pop(facts.pk, None)
-        while len(_judged_rounds) >= FINDS_KNOWN_ROUNDS:
-            del _judged_rounds[next(iter(_judged_rounds))]  # the longest kept
-        _judged_rounds[facts.pk] = (_judging(facts), verdicts)
+    _keep(_judged_rounds, facts.pk, (_judging(facts), verdicts), FINDS_KNOWN_ROUNDS)
 
 
 def _judged_ahead(facts: RoundFacts, word: str) -> SubmitResult | None:
