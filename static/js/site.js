@@ -157,6 +157,18 @@
   document.addEventListener("visibilitychange", seeHere);
   seeHere();
 
+  // What was typed into a live form (htmx, sent as one types) before the page's scripts
+  // ran, on a slow connection, raised events nobody heard: such a form is sent once now.
+  // htmx wires the page on this same event, from a listener added before this one, and
+  // takes the values it then finds as already seen.
+  document.addEventListener("DOMContentLoaded", () => {
+    if (!window.htmx) return;
+    document.querySelectorAll('form[hx-trigger*="input"]').forEach((form) => {
+      const typed = [...form.elements].some((field) => "defaultValue" in field && field.value !== field.defaultValue);
+      if (typed) window.htmx.trigger(form, "submit");
+    });
+  });
+
   // A page listing players (data-presence-watch="id id ...") watches them.
   const presence = live("/ws/presence/", {
     open() {

@@ -20,6 +20,26 @@ def lexicons(transactional_db):
     services.forget_loaded()
 
 
+def test_a_word_typed_before_the_page_scripts_ran_is_checked(new_page, lexicons):
+    """On a slow connection a word can be typed before htmx has wired the field: it is
+    checked once htmx has, without another keystroke."""
+    # No service worker: once one controls the page, its requests pass by page.route.
+    page = new_page(service_workers="block")
+    held = []
+    page.route("**/htmx-2*.js", lambda route: held.append(route))
+    page.goto("/words/", wait_until="commit")
+    page.get_by_label("Word").fill("Zorbing")
+    for _ in range(200):  # the browser asks for the script as it reads the page
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "htmx was not asked for"
+    assert page.evaluate("typeof window.htmx") == "undefined"
+    held[0].continue_()
+    expect(page.locator('tr[data-lexicon="common"]')).to_have_attribute("data-present", "no")
+    expect(page).to_have_url(re.compile(r"/words/\?word=Zorbing$"))
+
+
 def test_check_request_approve_and_see_the_new_version(page, new_page, make_user, lexicons):
     """A player checks a word, asks for it, a moderator approves it, the player is told."""
     make_user("ann")
