@@ -247,38 +247,21 @@ def _literal(escaping: pq.Escaping, value: Value) -> bytes:
     raise TypeError(f"no literal for {type(value).__name__}")
 
 
-def literals(link: Link, values: Mapping[str, Value]) -> dict[bytes, bytes]:
-    """``values`` written as PostgreSQL literals for ``link``, by name: ``simple_query``'s
-    ``written``, for values a caller sends again and again (written once, not each time)."""
-    escaping = link.escaping
-    return {name.encode(): _literal(escaping, value) for name, value in values.items()}
-
-
-async def simple_query(
-    link: Link,
-    sql: str | bytes,
-    params: Sequence[Value] | Mapping[str, Value] = (),
-    *,
-    written: Mapping[bytes, bytes] | None = None,
-) -> list[tuple]:
-    """Run ``sql`` (one or more statements; ``%s`` for each of ``params``, or ``%(name)s``
-    for each name of a mapping and of ``written``, the values ``literals`` wrote) in one
-    round trip; the rows of its last statement that returns any, each value as
-    PostgreSQL's text (bytes) or None.
+async def simple_query(link: Link, sql: str | bytes, params: Sequence[Value] | Mapping[str, Value] = ()) -> list[tuple]:
+    """Run ``sql`` (one or more statements, as text or already encoded; ``%s`` for each of
+    ``params``, or ``%(name)s`` for each name of a mapping) in one round trip; the rows of
+    its last statement that returns any, each value as PostgreSQL's text (bytes) or None.
 
     The statements of one simple query are one transaction. A failing statement raises
     its error (psycopg's class for its SQLSTATE) once the server is done answering, and
     ``postgres`` then closes the connection.
     """
-    pgconn = link.pgconn
-    if written is not None or type(params) is dict or isinstance(params, Mapping):
-        values = literals(link, params or {})
-        if written:
-            values.update(written)
+    pgconn, escaping = link.pgconn, link.escaping
+    if type(params) is dict or isinstance(params, Mapping):
+        literals = {name.encode(): _literal(escaping, value) for name, value in params.items()}
     else:
-        escaping = link.escaping
-        values = tuple(_literal(escaping, value) for value in params)
-    pgconn.send_query((sql if type(sql) is bytes else sql.encode()) % values)
+        literals = tuple(_literal(escaping, value) for value in params)
+    pgconn.send_query((sql if type(sql) is bytes else sql.encode()) % literals)
     while pgconn.flush():  # the query did not fit in the socket's buffer at once
         # libpq's advice: take in what the server sends meanwhile (the reader does), or
         # both sides may block.

@@ -110,15 +110,7 @@ async def test_a_simple_query_writes_its_values_as_literals_that_read_back_the_s
         assert await loop_clients.simple_query(conn, "SELECT 1-%s", [-7]) == [(b"8",)]  # not a comment
         named = await loop_clients.simple_query(conn, "SELECT %(word)s, %(n)s + %(n)s", {"n": 2, "word": "it's"})
         assert named == [(b"it's", b"4")]
-        # Values written once and sent with others, in SQL already encoded.
-        written = loop_clients.literals(conn, {"word": "it's", "at": at})
-        again = await loop_clients.simple_query(
-            conn,
-            b"SELECT %(word)s, %(at)s = %(text)s::timestamptz, %(n)s",
-            {"n": 3, "text": at.isoformat()},
-            written=written,
-        )
-        assert again == [(b"it's", b"t", b"3")]
+        assert await loop_clients.simple_query(conn, b"SELECT %(n)s * 2", {"n": 21}) == [(b"42",)]  # encoded SQL
         for refused in (at.replace(tzinfo=None), "nul\x00"):
             with pytest.raises(ValueError):
                 await loop_clients.simple_query(conn, "SELECT %s", [refused])
@@ -177,10 +169,6 @@ async def test_the_event_loop_and_the_worker_thread_make_the_same_decisions(make
         assert replace(on_loop, reason=_names(on_loop.reason)) == replace(by_thread, reason=_names(by_thread.reason))
     stored = await sync_to_async(_stored_words)(sync_round.pk, async_round.pk)
     assert stored[0] == stored[1] == (["cat", "rate"] if rampage else ["cat", "rate", "rate"])
-    # The loop's store wrote the round's own values once; they go with the round's finds.
-    assert services.submissions._round_literals[async_round.pk][0] == async_round.board
-    services.forget_finds(async_round.pk)
-    assert async_round.pk not in services.submissions._round_literals
 
 
 @sync_to_async

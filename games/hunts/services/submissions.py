@@ -408,12 +408,11 @@ def _remember_find(facts: RoundFacts, word: str, finder_id: int) -> None:
 
 
 def forget_finds(round_id: int) -> None:
-    """The round has ended: its finds, verdicts and written values are asked of no
-    submission again (a late one is refused first)."""
+    """The round has ended: its finds and verdicts are asked of no submission again (a
+    late one is refused first)."""
     with _facts_lock:
         _finds_known.pop(round_id, None)
         _judged_rounds.pop(round_id, None)
-        _round_literals.pop(round_id, None)
 
 
 # The verdict on every word of a round's board, by round: each round's facts it was
@@ -531,22 +530,12 @@ def _store_find(facts: RoundFacts, user_id: int, find: SubmitResult, now: dateti
 
 def _store_values(facts: RoundFacts, user_id: int, find: SubmitResult, now: datetime) -> dict:
     """The named parameters of the store's SQL, for ``find`` by ``user_id`` at ``now``."""
-    return {**_round_values(facts), **_find_values(facts, user_id, find, now)}
-
-
-def _round_values(facts: RoundFacts) -> dict:
-    """The store's parameters that are the round's own: the same for every find in it."""
     return {
         "lock": round_lock_key(facts.pk),
         "round": facts.pk,
         "playing": RoundStatus.PLAYING.value,
         "board": facts.board_text,
         "rampage": facts.game == Game.RAMPAGE,
-    }
-
-
-def _find_values(facts: RoundFacts, user_id: int, find: SubmitResult, now: datetime) -> dict:
-    return {
         "limit": SUBMIT_LIMIT,
         "user": user_id,
         "at": now,
@@ -700,9 +689,9 @@ _SYNC_IO = {
 async def _store_find_async(
     facts: RoundFacts, user_id: int, find: SubmitResult, now: datetime, limited: bool
 ) -> Stored:
-    sql, values = _store_text(facts.game, limited), _find_values(facts, user_id, find, now)
-    async with loop_clients.postgres() as link:
-        rows = await loop_clients.simple_query(link, sql, values, written=_round_written(facts, link))
+    sql, values = _store_text(facts.game, limited), _store_values(facts, user_id, find, now)
+    async with loop_clients.postgres() as connection:
+        rows = await loop_clients.simple_query(connection, sql, values)
     stored = Stored.from_text(rows[0] if rows else None)
     # Committed: the statement was its own transaction (unlike a bot's store, inside its turn's).
     if stored.found_id is not None:
@@ -718,21 +707,8 @@ async def _store_find_async(
 
 @functools.cache
 def _store_text(game: str, limited: bool) -> bytes:
+    """``_store_statement`` encoded for the event loop's connections, once."""
     return _store_statement(game, limited).encode()
-
-
-# The round's own parameters of the store (``_round_values``) as the event loop's
-# connections write them, by round, with the board they stand for: written once per
-# round rather than for every find. Dropped with the round's finds.
-_round_literals: dict[int, tuple[str, dict[bytes, bytes]]] = {}
-
-
-def _round_written(facts: RoundFacts, link: loop_clients.Link) -> dict[bytes, bytes]:
-    kept = _round_literals.get(facts.pk)
-    if kept is None or kept[0] != facts.board_text:
-        kept = (facts.board_text, loop_clients.literals(link, _round_values(facts)))
-        _keep(_round_literals, facts.pk, kept, FINDS_KNOWN_ROUNDS)
-    return kept[1]
 
 
 async def _announce_async(facts: RoundFacts, user, find: SubmitResult, finder_count: int | None) -> None:
