@@ -257,7 +257,7 @@ async def simple_query(link: Link, sql: str | bytes, params: Sequence[Value] | M
     ``postgres`` then closes the connection.
     """
     pgconn, escaping = link.pgconn, link.escaping
-    if type(params) is dict or isinstance(params, Mapping):
+    if isinstance(params, Mapping):
         literals = {name.encode(): _literal(escaping, value) for name, value in params.items()}
     else:
         literals = tuple(_literal(escaping, value) for value in params)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.flows import deal_with_play, log_in
+from tests.e2e.flows import deal_with_play, log_in, until
 
 pytestmark = pytest.mark.e2e
 
@@ -46,11 +46,7 @@ def test_a_play_typed_and_sent_with_enter_leaves_the_focus_on_the_board(new_page
     if answer != "as it comes":
         # The move reaches the server through the test, which keeps the answer from the
         # page until the socket's reload has drawn the board.
-        for _ in range(200):  # the browser hands the request over as it is made
-            if held:
-                break
-            page.wait_for_timeout(50)
-        assert held, "the move was not sent"
+        until(page, lambda: held, "the move was not sent")  # handed over as the browser makes it
         route = held[0]
         response = route.fetch()
         expect(page.locator("[data-status-line]")).to_contain_text("bob to move")

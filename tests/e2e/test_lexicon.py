@@ -9,7 +9,7 @@ from django.db import connection
 from playwright.sync_api import expect
 
 from lexicon import services
-from tests.e2e.flows import log_in
+from tests.e2e.flows import log_in, until
 
 pytestmark = pytest.mark.e2e
 
@@ -29,11 +29,7 @@ def test_a_word_typed_before_the_page_scripts_ran_is_checked(new_page, lexicons)
     page.route("**/htmx-2*.js", lambda route: held.append(route))
     page.goto("/words/", wait_until="commit")
     page.get_by_label("Word").fill("Zorbing")
-    for _ in range(200):  # the browser asks for the script as it reads the page
-        if held:
-            break
-        page.wait_for_timeout(50)
-    assert held, "htmx was not asked for"
+    until(page, lambda: held, "htmx was not asked for")  # asked for as the browser reads the page
     assert page.evaluate("typeof window.htmx") == "undefined"
     held[0].continue_()
     expect(page.locator('tr[data-lexicon="common"]')).to_have_attribute("data-present", "no")
